@@ -1,0 +1,55 @@
+//! `bitarcade`: fast bitboard engines and search solvers for five grid puzzles.
+//!
+//! Every game follows one convention: `bitarcade <game> <verb> ...`, with `--seed S`,
+//! `--threads N` (same output for any N), `--json` (one JSON document on stdout),
+//! `--record FILE` on verbs that play or solve, and `replay FILE` to check a record.
+//! Bad input exits with code 2 and a one-line message; a failed check exits with code 1.
+
+mod bits_cmd;
+#[allow(dead_code)] // helpers for the game commands: a few are not used by every build yet
+mod common;
+
+use clap::{Parser, Subcommand};
+
+use common::CliError;
+
+/// Fast bitboard engines and search solvers for five grid puzzles.
+#[derive(Parser, Debug)]
+#[command(name = "bitarcade", version, propagate_version = true)]
+#[command(after_help = "Examples:\n  \
+    bitarcade bits check\n  \
+    bitarcade --portable-pext bits check --json\n\n\
+    Every game takes --seed S, --threads N and --json the same way; \
+    `bitarcade <game> --help` lists its verbs.")]
+struct Cli {
+    /// Force the portable PEXT/PDEP path (same as BITARCADE_PEXT=portable); for CPUs where
+    /// the BMI2 instructions are slow, such as AMD before Zen 3.
+    #[arg(long, global = true)]
+    portable_pext: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The shared bit primitives: which PEXT path is active, and a self-check.
+    Bits(bits_cmd::BitsArgs),
+}
+
+fn run(cli: Cli) -> common::CliResult {
+    if cli.portable_pext {
+        bits::pext::set_path(bits::PextPath::Portable).map_err(CliError::failed)?;
+    }
+    match cli.command {
+        Command::Bits(args) => bits_cmd::run(args),
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("bitarcade: error: {}", e.message());
+        std::process::exit(e.exit_code());
+    }
+}
