@@ -1,0 +1,273 @@
+//! A fair expectimax: decision nodes take the best column, chance nodes average over the
+//! next disc's distribution, and the real stream is never consulted.
+//!
+//! # Depth and values
+//! `depth` counts moves: depth 1 plays the known next disc in each column and evaluates the
+//! result; depth `d` follows each move with a chance node that averages, over the next
+//! disc, the best depth `d - 1` value. A move's value is the points it scores plus the
+//! chance value of what it leaves, or the points minus [`Searcher::death`] if it ends the
+//! game. Leaves call the [`Evaluator`] (statically dispatched: the search is generic over
+//! it). With all 7 values at chance nodes a depth-`d` decision plays about
+//! `7 * 49^(d-1)` moves.
+//!
+//! # Fairness and purity
+//! Chance nodes enumerate the next disc's outcomes ([`ChanceModel`]); a gray revealed *inside*
+//! the search takes values from a SplitMix64 seeded by a hash of (board, column, disc), not
+//! from the game's stream. A chance node's value is therefore a pure function of its board,
+//! level, drops left and remaining depth — the [`table`] key — so the table can only save
+//! work, never change a value.
+
+pub mod eval;
+pub mod table;
+
+use bits::rng::SplitMix64;
+
+use crate::board::{Board, Disc, Position, SIZE};
+use crate::engine::{Draws, Mode, Rules};
+pub use eval::{Crowding, Evaluator, PointsOnly};
+pub use table::{Direct, Key, NoTable, SetAssoc, Table};
+
+/// How chance nodes weigh the next disc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceModel {
+    /// Every outcome with its exact probability: 1-7 (and gray in Normal/Sequence).
+    Exact,
+    /// `k` numbered outcomes (1 to 7), equally weighted: values `1 + (2i + 1) * 7 / (2k)`
+    /// for `i` in `0..k` (the midpoints of `k` equal strata of 1..=7).
+    Strata(u8),
+}
+
+/// Reveal values inside the search: a SplitMix64 seeded from the node, never the stream.
+struct SearchDraws(SplitMix64);
+
+impl Draws for SearchDraws {
+    fn next_disc(&mut self) -> Disc {
+        Disc::GRAY // never called: the search deals discs itself
+    }
+    #[inline]
+    fn reveal(&mut self) -> u8 {
+        1 + ((u128::from(self.0.next_u64()) * 7) >> 64) as u8
+    }
+}
+
+#[inline]
+fn search_draws(board: &Board, col: usize, disc: Disc) -> SearchDraws {
+    SearchDraws(SplitMix64::new(board.hash64() ^ ((col as u64) << 8 | u64::from(disc.code()))))
+}
+
+/// Work counters of a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Moves played (engine calls): the unit of work.
+    pub moves: u64,
+    /// Leaf evaluations.
+    pub leaves: u64,
+    /// Chance nodes entered at depth >= 1.
+    pub chance_nodes: u64,
+    /// Table probes.
+    pub probes: u64,
+    /// Table hits.
+    pub hits: u64,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.moves += o.moves;
+        self.leaves += o.leaves;
+        self.chance_nodes += o.chance_nodes;
+        self.probes += o.probes;
+        self.hits += o.hits;
+    }
+}
+
+/// A decision: the value of every column (`None` when full) and the best one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// The value of each column.
+    pub values: [Option<f64>; SIZE],
+    /// The best column (lowest index among equals).
+    pub best: usize,
+}
+
+/// The expectimax searcher, generic over its evaluator `E` and table `T`.
+pub struct Searcher<E: Evaluator, T: Table> {
+    /// The rules searched under.
+    pub rules: Rules,
+    /// The leaf evaluator.
+    pub eval: E,
+    /// The transposition table.
+    pub table: T,
+    /// The penalty for a move that ends the game.
+    pub death: f64,
+    /// Work counters (cumulative).
+    pub stats: Stats,
+    outcomes: [(Disc, f64); 8],
+    n_outcomes: usize,
+    level_in_key: bool,
+}
+
+impl<E: Evaluator, T: Table> Searcher<E, T> {
+    /// A searcher; `death` defaults to 1,000,000.
+    pub fn new(rules: Rules, chance: ChanceModel, eval: E, table: T) -> Self {
+        let mut outcomes = [(Disc::GRAY, 0.0); 8];
+        let mut n = 0;
+        match chance {
+            ChanceModel::Exact => {
+                let g = rules.gray_probability();
+                for v in 1..=7 {
+                    outcomes[n] = (Disc::number(v).expect("1..=7"), (1.0 - g) / 7.0);
+                    n += 1;
+                }
+                if g > 0.0 {
+                    outcomes[n] = (Disc::GRAY, g);
+                    n += 1;
+                }
+            }
+            ChanceModel::Strata(k) => {
+                let k = k.clamp(1, 7);
+                for i in 0..k {
+                    let v = 1 + ((2 * u32::from(i) + 1) * 7 / (2 * u32::from(k))) as u8;
+                    outcomes[n] = (Disc::number(v.min(7)).expect("1..=7"), 1.0 / f64::from(k));
+                    n += 1;
+                }
+            }
+        }
+        Searcher {
+            rules,
+            eval,
+            table,
+            death: 1_000_000.0,
+            stats: Stats::default(),
+            outcomes,
+            n_outcomes: n,
+            level_in_key: rules.mode != Mode::Hardcore,
+        }
+    }
+
+    /// The value of every column for `pos` searched `depth >= 1` moves deep.
+    pub fn decide(&mut self, pos: &Position, depth: u32) -> Decision {
+        let depth = depth.max(1);
+        let mut values = [None; SIZE];
+        let mut best = usize::MAX;
+        let mut best_v = f64::NEG_INFINITY;
+        for (c, slot) in values.iter_mut().enumerate() {
+            if !pos.board.can_drop(c) {
+                continue;
+            }
+            let v = self.move_value(pos, c, depth);
+            *slot = Some(v);
+            if v > best_v || best == usize::MAX {
+                best_v = v;
+                best = c;
+            }
+        }
+        Decision { values, best }
+    }
+
+    #[inline]
+    fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
+        let mut child = *pos;
+        let mut draws = search_draws(&pos.board, col, pos.next);
+        let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
+        self.stats.moves += 1;
+        let gain = turn.points as f64;
+        if child.over {
+            gain - self.death
+        } else {
+            gain + self.chance(&child, depth - 1)
+        }
+    }
+
+    fn best_value(&mut self, pos: &Position, depth: u32) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        for c in 0..SIZE {
+            if pos.board.can_drop(c) {
+                let v = self.move_value(pos, c, depth);
+                if v > best {
+                    best = v;
+                }
+            }
+        }
+        best
+    }
+
+    /// The key of a chance node.
+    #[inline]
+    pub fn key(&self, pos: &Position) -> Key {
+        let c = pos.board.cols();
+        let level = if self.level_in_key { pos.level } else { 0 };
+        [c[0], c[1], c[2], c[3], c[4], c[5], c[6], (level << 8) | pos.drops_left]
+    }
+
+    fn chance(&mut self, pos: &Position, depth: u32) -> f64 {
+        if depth == 0 {
+            self.stats.leaves += 1;
+            return self.eval.eval(&pos.board, pos.level, pos.drops_left);
+        }
+        self.stats.chance_nodes += 1;
+        let key = if T::ENABLED { self.key(pos) } else { [0; 8] };
+        if T::ENABLED {
+            self.stats.probes += 1;
+            if let Some(v) = self.table.probe(&key, depth) {
+                self.stats.hits += 1;
+                return v;
+            }
+        }
+        let mut sum = 0.0;
+        for i in 0..self.n_outcomes {
+            let (disc, w) = self.outcomes[i];
+            let mut p = *pos;
+            p.next = disc;
+            sum += w * self.best_value(&p, depth);
+        }
+        if T::ENABLED {
+            self.table.store(&key, depth, sum);
+        }
+        sum
+    }
+}
+
+/// The result of one played game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameResult {
+    /// The game's seed.
+    pub seed: u64,
+    /// Final score.
+    pub score: u64,
+    /// Final level.
+    pub level: u32,
+    /// Moves played.
+    pub moves: u32,
+    /// Search work over the game.
+    pub stats: Stats,
+}
+
+/// Plays one game with the searcher from the seeded stream; `on_turn` sees every turn
+/// (position before, column, turn, reveals drawn, position after).
+pub fn play_game<E: Evaluator, T: Table>(
+    searcher: &mut Searcher<E, T>,
+    seed: u64,
+    depth: u32,
+    max_moves: u32,
+    mut on_turn: impl FnMut(&Position, usize, &crate::engine::Turn, Vec<u8>, &Position),
+) -> GameResult {
+    let rules = searcher.rules;
+    let mut draws = crate::engine::Recording::new(crate::engine::RandomDraws::new(&rules, seed));
+    let mut pos = Position::new_game(&rules, &mut draws.inner);
+    let mut moves = 0;
+    let before = searcher.stats;
+    while !pos.over && moves < max_moves {
+        let d = searcher.decide(&pos, depth);
+        let prev = pos;
+        let turn = pos.play_unchecked(&rules, d.best, &mut draws);
+        moves += 1;
+        on_turn(&prev, d.best, &turn, draws.take_reveals(), &pos);
+    }
+    let mut stats = searcher.stats;
+    stats.moves -= before.moves;
+    stats.leaves -= before.leaves;
+    stats.chance_nodes -= before.chance_nodes;
+    stats.probes -= before.probes;
+    stats.hits -= before.hits;
+    GameResult { seed, score: pos.score, level: pos.level, moves, stats }
+}
