@@ -438,7 +438,8 @@ pub struct Position {
     pub next: Disc,
     /// The level, from 1.
     pub level: u32,
-    /// Drops left before the level ends (at least 1 while the game runs).
+    /// Drops left before the level ends (at least 1 while the game runs; 0 only when a
+    /// level ended the game).
     pub drops_left: u32,
     /// The score.
     pub score: u64,
@@ -488,7 +489,7 @@ impl FromStr for Position {
                         drops = Some(
                             v.parse::<u32>()
                                 .ok()
-                                .filter(|d| (1..=30).contains(d))
+                                .filter(|d| (0..=30).contains(d))
                                 .ok_or_else(bad)?,
                         )
                     }
@@ -500,6 +501,11 @@ impl FromStr for Position {
             }
         }
         let board = parse_rows(rows.into_iter())?;
+        if drops == Some(0) && !over {
+            return Err(ParseError::BadField(
+                "drops=0 (only a finished game has no drops left)".into(),
+            ));
+        }
         Ok(Position {
             board,
             next: next.ok_or(ParseError::MissingField("next"))?,

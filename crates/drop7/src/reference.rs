@@ -210,3 +210,63 @@ impl RefGame {
         Some(waves)
     }
 }
+
+/// Plays one random-policy game (columns drawn uniformly among the open ones from
+/// `Rng::new(sub_seed(seed, 1))`) on the packed engine and on this reference, from the same
+/// seeded stream, and compares every turn: board, next disc, level, drops left, score, game
+/// over, waves, the values revealed, and `eval` against its reference form. Returns the
+/// number of turns, or the first difference as a message with a pasteable position.
+pub fn compare_random_game<E: crate::search::Evaluator>(
+    rules: &Rules,
+    seed: u64,
+    max_moves: u32,
+    eval: &E,
+) -> Result<u32, String> {
+    use crate::engine::{RandomDraws, Recording};
+    use crate::Position;
+    let mut fast_draws = Recording::new(RandomDraws::new(rules, seed));
+    let mut ref_draws = Recording::new(RandomDraws::new(rules, seed));
+    let mut pos = Position::new_game(rules, &mut fast_draws.inner);
+    let mut refg = RefGame::from_position(&Position::new_game(rules, &mut ref_draws.inner));
+    if RefGame::from_position(&pos) != refg {
+        return Err(format!("seed {seed}: openings differ"));
+    }
+    let mut policy = bits::Rng::new(bits::rng::sub_seed(seed, 1));
+    let mut moves = 0;
+    while !pos.over && moves < max_moves {
+        let open: Vec<usize> = (0..SIZE).filter(|&c| pos.board.can_drop(c)).collect();
+        let col = open[policy.below(open.len() as u64) as usize];
+        let before = pos;
+        let turn = pos.play(rules, col, &mut fast_draws).map_err(|e| e.to_string())?;
+        let waves = refg
+            .play(rules, col, &mut ref_draws)
+            .ok_or_else(|| format!("seed {seed}: the reference refuses column {}", col + 1))?;
+        moves += 1;
+        if RefGame::from_position(&pos) != refg
+            || turn.waves != waves
+            || fast_draws.reveals != ref_draws.reveals
+        {
+            return Err(format!(
+                "seed {seed}, turn {moves}: from {before} column {}\n fast {pos} waves {}\n ref  {} next={} level={} drops={} score={} over={} waves {waves}",
+                col + 1,
+                turn.waves,
+                refg.board(),
+                refg.next,
+                refg.level,
+                refg.drops_left,
+                refg.score,
+                refg.over
+            ));
+        }
+        fast_draws.reveals.clear();
+        ref_draws.reveals.clear();
+        let fe = eval.eval(&pos.board, pos.level, pos.drops_left);
+        let re = eval.eval_reference(&refg.grid, refg.level, refg.drops_left);
+        if fe.to_bits() != re.to_bits() {
+            return Err(format!(
+                "seed {seed}, turn {moves}: leaf value {fe} vs reference {re} on {pos}"
+            ));
+        }
+    }
+    Ok(moves)
+}

@@ -23,7 +23,8 @@ pub mod table;
 use bits::rng::SplitMix64;
 
 use crate::board::{Board, Disc, Position, SIZE};
-use crate::engine::{Draws, Mode, Rules};
+use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
+use crate::trace::GameRecord;
 pub use eval::{Crowding, Evaluator, PointsOnly};
 pub use table::{Direct, Key, NoTable, SetAssoc, Table};
 
@@ -38,7 +39,18 @@ pub enum ChanceModel {
 }
 
 /// Reveal values inside the search: a SplitMix64 seeded from the node, never the stream.
-struct SearchDraws(SplitMix64);
+#[derive(Clone, Debug)]
+pub struct SearchDraws(SplitMix64);
+
+impl SearchDraws {
+    /// The reveal stream the search uses for dropping `disc` in `col` on `board`:
+    /// `SplitMix64::new(board.hash64() ^ (col << 8 | disc.code()))`, each value
+    /// `1 + (next_u64 * 7 >> 64)`.
+    #[inline]
+    pub fn for_move(board: &Board, col: usize, disc: Disc) -> SearchDraws {
+        SearchDraws(SplitMix64::new(board.hash64() ^ ((col as u64) << 8 | u64::from(disc.code()))))
+    }
+}
 
 impl Draws for SearchDraws {
     fn next_disc(&mut self) -> Disc {
@@ -48,11 +60,6 @@ impl Draws for SearchDraws {
     fn reveal(&mut self) -> u8 {
         1 + ((u128::from(self.0.next_u64()) * 7) >> 64) as u8
     }
-}
-
-#[inline]
-fn search_draws(board: &Board, col: usize, disc: Disc) -> SearchDraws {
-    SearchDraws(SplitMix64::new(board.hash64() ^ ((col as u64) << 8 | u64::from(disc.code()))))
 }
 
 /// Work counters of a search.
@@ -167,7 +174,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
     #[inline]
     fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
         let mut child = *pos;
-        let mut draws = search_draws(&pos.board, col, pos.next);
+        let mut draws = SearchDraws::for_move(&pos.board, col, pos.next);
         let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
         self.stats.moves += 1;
         let gain = turn.points as f64;
@@ -238,22 +245,25 @@ pub struct GameResult {
     pub level: u32,
     /// Moves played.
     pub moves: u32,
+    /// `false` if the move cap stopped the game.
+    pub over: bool,
     /// Search work over the game.
     pub stats: Stats,
 }
 
-/// Plays one game with the searcher from the seeded stream; `on_turn` sees every turn
-/// (position before, column, turn, reveals drawn, position after).
+/// Plays one game with the searcher from the seeded stream (at most `max_moves` moves),
+/// with its record if `record` is set.
 pub fn play_game<E: Evaluator, T: Table>(
     searcher: &mut Searcher<E, T>,
     seed: u64,
     depth: u32,
     max_moves: u32,
-    mut on_turn: impl FnMut(&Position, usize, &crate::engine::Turn, Vec<u8>, &Position),
-) -> GameResult {
+    record: bool,
+) -> (GameResult, Option<GameRecord>) {
     let rules = searcher.rules;
-    let mut draws = crate::engine::Recording::new(crate::engine::RandomDraws::new(&rules, seed));
+    let mut draws = Recording::new(RandomDraws::new(&rules, seed));
     let mut pos = Position::new_game(&rules, &mut draws.inner);
+    let mut rec = record.then(|| GameRecord::new(rules, Some(seed), Some(depth), &pos));
     let mut moves = 0;
     let before = searcher.stats;
     while !pos.over && moves < max_moves {
@@ -261,13 +271,68 @@ pub fn play_game<E: Evaluator, T: Table>(
         let prev = pos;
         let turn = pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
-        on_turn(&prev, d.best, &turn, draws.take_reveals(), &pos);
+        let reveals = draws.take_reveals();
+        if let Some(r) = rec.as_mut() {
+            r.push(&prev, d.best, &turn, reveals, &pos);
+        }
     }
-    let mut stats = searcher.stats;
-    stats.moves -= before.moves;
-    stats.leaves -= before.leaves;
-    stats.chance_nodes -= before.chance_nodes;
-    stats.probes -= before.probes;
-    stats.hits -= before.hits;
-    GameResult { seed, score: pos.score, level: pos.level, moves, stats }
+    let s = searcher.stats;
+    let stats = Stats {
+        moves: s.moves - before.moves,
+        leaves: s.leaves - before.leaves,
+        chance_nodes: s.chance_nodes - before.chance_nodes,
+        probes: s.probes - before.probes,
+        hits: s.hits - before.hits,
+    };
+    (GameResult { seed, score: pos.score, level: pos.level, moves, over: pos.over, stats }, rec)
+}
+
+/// What [`play_games`] plays.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchSpec {
+    /// The rules.
+    pub rules: Rules,
+    /// The chance model.
+    pub chance: ChanceModel,
+    /// Master seed: game `i` uses `bits::rng::sub_seed(seed, i)`.
+    pub seed: u64,
+    /// Number of games.
+    pub games: u64,
+    /// Search depth.
+    pub depth: u32,
+    /// Move cap per game.
+    pub max_moves: u32,
+    /// Keep each game's record.
+    pub record: bool,
+}
+
+/// Plays a batch of games in parallel on the current rayon pool, shared-nothing: each game
+/// has its own searcher and table (built by `make_table`), so the results (in game order) are
+/// identical for any number of threads. `done` is called after each game (for progress).
+pub fn play_games<E, T>(
+    spec: &BatchSpec,
+    eval: &E,
+    make_table: impl Fn() -> T + Sync,
+    done: impl Fn() + Sync,
+) -> Vec<(GameResult, Option<GameRecord>)>
+where
+    E: Evaluator + Clone + Send,
+    T: Table + Send,
+{
+    use rayon::prelude::*;
+    (0..spec.games)
+        .into_par_iter()
+        .map(|i| {
+            let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
+            let out = play_game(
+                &mut s,
+                bits::rng::sub_seed(spec.seed, i),
+                spec.depth,
+                spec.max_moves,
+                spec.record,
+            );
+            done();
+            out
+        })
+        .collect()
 }

@@ -1,0 +1,139 @@
+//! Search checks: the table changes no decision value, strata of 7 equal the exact model,
+//! depth 1 is the obvious one-ply value, batches are identical for any thread count, and
+//! every played game's record replays.
+
+use drop7::engine::{RandomDraws, Recording};
+use drop7::search::{
+    play_game, play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, NoTable,
+    SearchDraws, Searcher, SetAssoc,
+};
+use drop7::trace::verify;
+use drop7::{Mode, Position, Rules};
+
+/// Positions from real (depth-1 searched) games.
+fn harvest(n: usize) -> Vec<Position> {
+    let rules = Rules::new(Mode::Hardcore);
+    let mut s = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), NoTable);
+    let mut out = Vec::new();
+    for seed in 0..40u64 {
+        let mut draws = Recording::new(RandomDraws::new(&rules, seed));
+        let mut pos = Position::new_game(&rules, &mut draws.inner);
+        let mut k = 0;
+        while !pos.over && out.len() < n {
+            if k % 9 == 4 {
+                out.push(pos);
+            }
+            let d = s.decide(&pos, 1);
+            pos.play(&rules, d.best, &mut draws).unwrap();
+            k += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn tables_change_no_decision_value() {
+    let rules = Rules::new(Mode::Hardcore);
+    let positions = harvest(12);
+    let mut none = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), NoTable);
+    let mut direct = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), Direct::new(10));
+    let mut two =
+        Searcher::new(rules, ChanceModel::Exact, Crowding::default(), SetAssoc::<2>::new(10));
+    let mut four =
+        Searcher::new(rules, ChanceModel::Exact, Crowding::default(), SetAssoc::<4>::new(10));
+    for p in &positions {
+        // Depth 3 with all 7 values, tables shared across the successive decisions.
+        let want = none.decide(p, 3);
+        for got in [direct.decide(p, 3), two.decide(p, 3), four.decide(p, 3)] {
+            assert_eq!(got.best, want.best, "{p}");
+            for c in 0..7 {
+                assert_eq!(
+                    got.values[c].map(f64::to_bits),
+                    want.values[c].map(f64::to_bits),
+                    "{p}"
+                );
+            }
+        }
+    }
+    assert!(direct.stats.hits > 0 && four.stats.hits > 0);
+    assert!(direct.stats.moves < none.stats.moves);
+    assert!(four.stats.moves < none.stats.moves);
+    assert_eq!(none.stats.probes, 0);
+}
+
+#[test]
+fn seven_strata_equal_exact_in_hardcore() {
+    let rules = Rules::new(Mode::Hardcore);
+    let mut a = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), NoTable);
+    let mut b = Searcher::new(rules, ChanceModel::Strata(7), Crowding::default(), NoTable);
+    let mut c = Searcher::new(rules, ChanceModel::Strata(3), Crowding::default(), NoTable);
+    for p in harvest(6) {
+        assert_eq!(a.decide(&p, 2), b.decide(&p, 2));
+        c.decide(&p, 2);
+    }
+    assert!(c.stats.moves * 2 < a.stats.moves);
+}
+
+#[test]
+fn depth_one_is_points_plus_leaf() {
+    let rules = Rules::new(Mode::Hardcore);
+    let eval = Crowding::default();
+    let mut s = Searcher::new(rules, ChanceModel::Exact, eval, NoTable);
+    for p in harvest(10) {
+        let d = s.decide(&p, 1);
+        for c in 0..7 {
+            if !p.board.can_drop(c) {
+                assert_eq!(d.values[c], None);
+                continue;
+            }
+            let mut child = p;
+            let t =
+                child.drop_and_resolve(&rules, c, &mut SearchDraws::for_move(&p.board, c, p.next));
+            let want = if child.over {
+                t.points as f64 - s.death
+            } else {
+                t.points as f64 + eval.eval(&child.board, child.level, child.drops_left)
+            };
+            assert_eq!(d.values[c], Some(want), "{p} column {}", c + 1);
+        }
+        let best = d.values.iter().flatten().cloned().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(d.values[d.best], Some(best));
+    }
+}
+
+#[test]
+fn batches_are_identical_for_any_thread_count_and_replay() {
+    let spec = BatchSpec {
+        rules: Rules::new(Mode::Hardcore),
+        chance: ChanceModel::Exact,
+        seed: 11,
+        games: 4,
+        depth: 1,
+        max_moves: 60,
+        record: true,
+    };
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| play_games(&spec, &Crowding::default(), || Direct::new(8), || {}))
+    };
+    let one = run(1);
+    let two = run(2);
+    assert_eq!(one, two);
+    for (res, rec) in &one {
+        let rec = rec.as_ref().unwrap();
+        let end = verify(rec).unwrap();
+        assert_eq!(end.score, res.score);
+        // Tampering with a recorded reveal or score is caught.
+        let mut bad = rec.clone();
+        if let Some(t) = bad.turns.iter_mut().find(|t| t.score > 0) {
+            t.score += 1;
+            assert!(verify(&bad).is_err());
+        }
+    }
+    let mut s = Searcher::new(spec.rules, spec.chance, Crowding::default(), NoTable);
+    let (r, _) = play_game(&mut s, bits::rng::sub_seed(11, 0), 1, 60, false);
+    assert_eq!(r, one[0].0);
+}
