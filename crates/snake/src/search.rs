@@ -1,0 +1,432 @@
+//! Shortest routes on a board: breadth first search and A*, both allocation-free per search.
+//!
+//! # Implementation notes
+//! ```text
+//!  Searcher (built once per board size, reused for every search)
+//!  +-----------------------------+  per cell (N = W*H <= 1024):
+//!  | nbr    [[u16; 4]; N]  8N B  |  up/right/down/left neighbour, u16::MAX past a wall
+//!  | xy     [(u8, u8); N]  2N B  |  column and row, for the Manhattan estimate
+//!  | parent [u16; N]       2N B  |  written when a cell is reached (both searches)
+//!  | g      [u16; N]       2N B  |  A* cost so far, valid only where `seen` holds this stamp
+//!  | seen   StampSet<u32>  4N B  |  A* visited set: never cleared, one new stamp per search
+//!  | queue  [u16; N]       2N B  |  BFS ring (each cell enters at most once, so no wrap)
+//!  | heap   Vec<Node>    ~32N B  |  A* open list, binary heap of 4-byte plain structs
+//!  +-----------------------------+
+//! ```
+//! **BFS** takes its visited set as a 128-byte copy of the board mask (the body is "already
+//! visited"), so one bit test rejects both walls of flesh and cells seen before. **A\*** keys
+//! its heap on `f = g + manhattan` and, among equal `f`, on the larger `g` (deeper first): on a
+//! grid many routes tie, and deeper-first walks one of them straight to the goal instead of
+//! widening a diamond. The goal is accepted when it is generated: its neighbour `c` was just
+//! popped with the least `f`, and `f(goal) = g(c) + 1 = f(c)` because `h(c) = 1`, so no
+//! cheaper route exists. Nothing is allocated after [`Searcher::new`]: the heap and queue
+//! keep their capacity (`4N` pushes at most, reserved up front), the visited set is a stamp.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use bits::stamp::Stamp;
+use bits::StampSet;
+
+use crate::board::{Dir, Size};
+use crate::cells::Cells;
+
+const NONE: u16 = u16::MAX;
+
+/// A shortest route found by a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// Number of moves.
+    pub len: usize,
+    /// The first move.
+    pub first: Dir,
+}
+
+/// An entry of the A* open list: a plain 4-byte struct (cell + packed key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    /// `f << 16 | (0xFFFF - g)`: the smallest key is the least `f`, then the largest `g`.
+    key: u32,
+    cell: u16,
+}
+
+impl Ord for Node {
+    #[inline]
+    fn cmp(&self, other: &Self) -> Ordering {
+        // `BinaryHeap` pops the greatest: reverse so that the smallest key is popped first.
+        other.key.cmp(&self.key)
+    }
+}
+
+impl PartialOrd for Node {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Reusable buffers for BFS and A* on one board size. `S` is the stamp type of the A*
+/// visited set (`u32` normally; a narrow type makes the wrap-around easy to test).
+#[derive(Clone, Debug)]
+pub struct Searcher<S: Stamp = u32> {
+    size: Size,
+    nbr: Box<[[u16; 4]]>,
+    xy: Box<[(u8, u8)]>,
+    parent: Box<[u16]>,
+    g: Box<[u16]>,
+    queue: Box<[u16]>,
+    heap: BinaryHeap<Node>,
+    seen: StampSet<S>,
+    expanded: u64,
+}
+
+impl<S: Stamp> Searcher<S> {
+    /// Buffers for boards of `size`.
+    pub fn new(size: Size) -> Self {
+        let n = size.cells();
+        let nbr =
+            (0..n).map(|c| Dir::ALL.map(|d| size.step(c, d).map_or(NONE, |x| x as u16))).collect();
+        let xy = (0..n)
+            .map(|c| {
+                let (x, y) = size.xy(c);
+                (x as u8, y as u8)
+            })
+            .collect();
+        Searcher {
+            size,
+            nbr,
+            xy,
+            parent: vec![NONE; n].into_boxed_slice(),
+            g: vec![0; n].into_boxed_slice(),
+            queue: vec![0; n].into_boxed_slice(),
+            heap: BinaryHeap::with_capacity(4 * n + 4),
+            seen: StampSet::new(n),
+            expanded: 0,
+        }
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Cells taken off the queue or heap by all searches so far (a deterministic work count).
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// The A* visited set (exposed so tests can force its stamp counter to wrap).
+    #[doc(hidden)]
+    pub fn stamps_mut(&mut self) -> &mut StampSet<S> {
+        &mut self.seen
+    }
+
+    /// Heap capacity, to check that searches do not grow it.
+    #[doc(hidden)]
+    pub fn heap_capacity(&self) -> usize {
+        self.heap.capacity()
+    }
+
+    #[inline]
+    fn manhattan(&self, a: usize, b: usize) -> u32 {
+        let (ax, ay) = self.xy[a];
+        let (bx, by) = self.xy[b];
+        u32::from(ax.abs_diff(bx)) + u32::from(ay.abs_diff(by))
+    }
+
+    fn route_to(&self, from: usize, to: usize) -> Route {
+        let mut len = 1;
+        let mut c = to;
+        while usize::from(self.parent[c]) != from {
+            c = usize::from(self.parent[c]);
+            len += 1;
+        }
+        let first = self.size.dir_between(from, c).expect("a route starts at a neighbour");
+        Route { len, first }
+    }
+
+    /// Writes the cells of the route found by the last search that reached `to` (excluding
+    /// `from`, ending with `to`) into `out`.
+    pub fn path_into(&self, from: usize, to: usize, out: &mut Vec<usize>) {
+        out.clear();
+        let mut c = to;
+        while c != from {
+            out.push(c);
+            c = usize::from(self.parent[c]);
+        }
+        out.reverse();
+    }
+
+    /// Breadth first search from `from` to `to` avoiding `blocked` (the goal itself may be
+    /// blocked: it is the target, such as the tail). The visited set is a copy of `blocked`.
+    pub fn bfs(&mut self, blocked: &Cells, from: usize, to: usize) -> Option<Route> {
+        if from == to {
+            return None;
+        }
+        let mut visited = *blocked;
+        visited.remove(to);
+        visited.insert(from);
+        self.queue[0] = from as u16;
+        let (mut qh, mut qt) = (0, 1);
+        while qh < qt {
+            let c = usize::from(self.queue[qh]);
+            qh += 1;
+            self.expanded += 1;
+            for &n in &self.nbr[c] {
+                if n == NONE || visited.contains(usize::from(n)) {
+                    continue;
+                }
+                visited.insert(usize::from(n));
+                self.parent[usize::from(n)] = c as u16;
+                if usize::from(n) == to {
+                    return Some(self.route_to(from, to));
+                }
+                self.queue[qt] = n;
+                qt += 1;
+            }
+        }
+        None
+    }
+
+    /// A* from `from` to `to` avoiding `blocked` (the goal may be blocked), with the Manhattan
+    /// estimate; returns a shortest route, of the same length BFS finds.
+    pub fn astar(&mut self, blocked: &Cells, from: usize, to: usize) -> Option<Route> {
+        if from == to {
+            return None;
+        }
+        self.seen.begin();
+        self.heap.clear();
+        self.seen.insert(from);
+        self.g[from] = 0;
+        self.heap.push(Node { key: (self.manhattan(from, to) << 16) | 0xFFFF, cell: from as u16 });
+        while let Some(Node { key, cell }) = self.heap.pop() {
+            let c = usize::from(cell);
+            let gc = 0xFFFF - (key & 0xFFFF) as u16;
+            if gc != self.g[c] {
+                continue; // a stale entry: c was reached more cheaply since
+            }
+            self.expanded += 1;
+            let ng = gc + 1;
+            for &n in &self.nbr[c] {
+                let nu = usize::from(n);
+                if n == NONE {
+                    continue;
+                }
+                if nu == to {
+                    self.parent[nu] = cell;
+                    return Some(self.route_to(from, to));
+                }
+                if blocked.contains(nu) {
+                    continue;
+                }
+                if self.seen.insert(nu) || ng < self.g[nu] {
+                    self.g[nu] = ng;
+                    self.parent[nu] = cell;
+                    let f = u32::from(ng) + self.manhattan(nu, to);
+                    self.heap.push(Node { key: (f << 16) | u32::from(0xFFFF - ng), cell: n });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The cells reachable from `from` through cells not in `blocked` (including `from`), by
+/// bitboard flood fill one ring at a time: each step grows the region by one cell in all four
+/// directions at once with word shifts.
+pub fn flood(size: Size, blocked: &Cells, from: usize) -> Cells {
+    let live = size.live();
+    let free = live - *blocked;
+    let w = size.width();
+    let (not_left, not_right) = column_masks(size);
+    let mut region = Cells::EMPTY;
+    region.insert(from);
+    loop {
+        let grown = (region
+            | shift_up(&(region & not_left), 1)
+            | shift_down(&(region & not_right), 1)
+            | shift_up(&region, w)
+            | shift_down(&region, w))
+            & free;
+        let grown = grown | region;
+        if grown == region {
+            return region;
+        }
+        region = grown;
+    }
+}
+
+/// Cells not in column 0, and cells not in the last column.
+fn column_masks(size: Size) -> (Cells, Cells) {
+    let mut not_left = size.live();
+    let mut not_right = size.live();
+    for y in 0..size.height() {
+        not_left.remove(size.cell(0, y));
+        not_right.remove(size.cell(size.width() - 1, y));
+    }
+    (not_left, not_right)
+}
+
+/// Every cell index shifted down by `k` (cell `i` moves to `i - k`).
+fn shift_up(c: &Cells, k: usize) -> Cells {
+    let mut out = Cells::EMPTY;
+    let (wq, b) = (k / 64, k % 64);
+    for i in 0..c.0.len() {
+        let src = i + wq;
+        if src >= c.0.len() {
+            break;
+        }
+        let mut v = c.0[src] >> b;
+        if b > 0 && src + 1 < c.0.len() {
+            v |= c.0[src + 1] << (64 - b);
+        }
+        out.0[i] = v;
+    }
+    out
+}
+
+/// Every cell index shifted up by `k` (cell `i` moves to `i + k`); the caller masks the result.
+fn shift_down(c: &Cells, k: usize) -> Cells {
+    let mut out = Cells::EMPTY;
+    let (wq, b) = (k / 64, k % 64);
+    for i in (wq..c.0.len()).rev() {
+        let src = i - wq;
+        let mut v = c.0[src] << b;
+        if b > 0 && src > 0 {
+            v |= c.0[src - 1] >> (64 - b);
+        }
+        out.0[i] = v;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use bits::Rng;
+
+    /// A random board: a random walk of a snake of random length, a random target.
+    pub(crate) fn random_blocked(rng: &mut Rng, size: Size) -> (Cells, usize, usize) {
+        let n = size.cells();
+        let mut blocked = Cells::EMPTY;
+        for c in 0..n {
+            if rng.chance(1, 3) {
+                blocked.insert(c);
+            }
+        }
+        let from = rng.below(n as u64) as usize;
+        let to = rng.below(n as u64) as usize;
+        blocked.remove(from);
+        (blocked, from, to)
+    }
+
+    /// The obvious BFS distance, for the gate test.
+    fn plain_distance(size: Size, blocked: &Cells, from: usize, to: usize) -> Option<usize> {
+        let mut dist = vec![usize::MAX; size.cells()];
+        let mut q = std::collections::VecDeque::from([from]);
+        dist[from] = 0;
+        while let Some(c) = q.pop_front() {
+            for d in Dir::ALL {
+                if let Some(n) = size.step(c, d) {
+                    if dist[n] == usize::MAX && (n == to || !blocked.contains(n)) {
+                        dist[n] = dist[c] + 1;
+                        q.push_back(n);
+                    }
+                }
+            }
+        }
+        (from != to && dist[to] != usize::MAX).then_some(dist[to])
+    }
+
+    fn check_route(
+        size: Size,
+        blocked: &Cells,
+        from: usize,
+        to: usize,
+        r: Route,
+        s: &Searcher<impl Stamp>,
+    ) {
+        let mut path = Vec::new();
+        s.path_into(from, to, &mut path);
+        assert_eq!(path.len(), r.len);
+        assert_eq!(size.step(from, r.first), Some(path[0]));
+        let mut prev = from;
+        for (i, &c) in path.iter().enumerate() {
+            assert_eq!(size.manhattan(prev, c), 1);
+            assert!(i + 1 == path.len() || !blocked.contains(c));
+            prev = c;
+        }
+    }
+
+    #[test]
+    fn bfs_and_astar_find_equal_shortest_routes() {
+        let mut rng = Rng::new(7);
+        for size in ["10x10", "7x5", "32x32", "1x9", "20x13"] {
+            let size: Size = size.parse().unwrap();
+            let mut s: Searcher = Searcher::new(size);
+            let cap = s.heap_capacity();
+            for _ in 0..3_000 {
+                let (blocked, from, to) = random_blocked(&mut rng, size);
+                let want = plain_distance(size, &blocked, from, to);
+                let b = s.bfs(&blocked, from, to);
+                if let Some(r) = b {
+                    check_route(size, &blocked, from, to, r, &s);
+                }
+                let a = s.astar(&blocked, from, to);
+                if let Some(r) = a {
+                    check_route(size, &blocked, from, to, r, &s);
+                }
+                assert_eq!(b.map(|r| r.len), want, "bfs {size} {from}->{to}");
+                assert_eq!(a.map(|r| r.len), want, "astar {size} {from}->{to}");
+            }
+            assert_eq!(s.heap_capacity(), cap, "no search grew the heap");
+        }
+    }
+
+    #[test]
+    fn astar_survives_stamp_wrap() {
+        let size: Size = "9x9".parse().unwrap();
+        let mut narrow: Searcher<u8> = Searcher::new(size);
+        let mut wide: Searcher<u32> = Searcher::new(size);
+        wide.stamps_mut().advance_to(u32::MAX - 100);
+        let mut rng = Rng::new(11);
+        for _ in 0..1_000 {
+            let (blocked, from, to) = random_blocked(&mut rng, size);
+            let want = plain_distance(size, &blocked, from, to);
+            assert_eq!(narrow.astar(&blocked, from, to).map(|r| r.len), want);
+            assert_eq!(wide.astar(&blocked, from, to).map(|r| r.len), want);
+        }
+        assert_eq!(narrow.stamps_mut().wraps(), 1_000 / 255);
+        assert_eq!(wide.stamps_mut().wraps(), 1);
+    }
+
+    #[test]
+    fn flood_matches_bfs_reachability() {
+        let mut rng = Rng::new(5);
+        for size in ["10x10", "32x32", "13x7", "1x5", "31x2"] {
+            let size: Size = size.parse().unwrap();
+            let mut s: Searcher = Searcher::new(size);
+            for _ in 0..300 {
+                let (blocked, from, _) = random_blocked(&mut rng, size);
+                let region = flood(size, &blocked, from);
+                for c in 0..size.cells() {
+                    let reach =
+                        c == from || (!blocked.contains(c) && s.bfs(&blocked, from, c).is_some());
+                    assert_eq!(region.contains(c), reach, "{size} from {from} cell {c}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn searches_route_around_a_snake() {
+        let b: Board = "*....\n.>>v.\n.^.v.\n.^H<.\n.....".parse().unwrap();
+        let mut s: Searcher = Searcher::new(b.size());
+        let fruit = b.fruit().unwrap();
+        let r = s.bfs(b.occupied(), b.head(), fruit).unwrap();
+        assert_eq!(r, s.astar(b.occupied(), b.head(), fruit).unwrap());
+        // The pocket above the head is a dead end and the tail blocks the left: around below.
+        assert_eq!(r, Route { len: 7, first: Dir::Down });
+    }
+}
