@@ -8,6 +8,9 @@
 mod bits_cmd;
 #[allow(dead_code)] // helpers for the game commands: a few are not used by every build yet
 mod common;
+mod drop7;
+mod samegame;
+mod samegame_prove;
 
 use clap::{Parser, Subcommand};
 
@@ -35,6 +38,10 @@ struct Cli {
 enum Command {
     /// The shared bit primitives: which PEXT path is active, and a self-check.
     Bits(bits_cmd::BitsArgs),
+    /// Drop7: play with a fair expectimax, decide a position, bench, replay, sweep, A/B.
+    Drop7(drop7::Drop7Args),
+    /// SameGame: generate, solve (max score or full clear), show, prove, replay.
+    Samegame(samegame::SameGameArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -43,6 +50,8 @@ fn run(cli: Cli) -> common::CliResult {
     }
     match cli.command {
         Command::Bits(args) => bits_cmd::run(args),
+        Command::Drop7(args) => drop7::run(args),
+        Command::Samegame(args) => samegame::run(args),
     }
 }
 

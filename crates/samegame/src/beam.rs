@@ -1,0 +1,449 @@
+//! The deterministic two-pass parallel beam search.
+//!
+//! Each layer expands every state of the beam by every removable group. **Pass 1** plays each
+//! child on a scratch board only to compute its objective and hash, and keeps a 40-byte stub
+//! (objective, hash, parent, group); the children's boards are dropped. Stubs are deduplicated
+//! by board hash (the better game of two equal boards survives), the exact cut-off is selected
+//! with `select_nth_unstable_by`, and **pass 2** replays only the survivors. The one-pass
+//! version (kept for the test that proves them identical, and for benchmarks) stores every
+//! child's board instead.
+//!
+//! # Determinism
+//! Both passes run on rayon over the parents in order and collect in order; every comparison
+//! is a total order: objective (higher first), then board hash; two children with the same
+//! board are the same state, of which the higher score survives, then the lexicographically
+//! smaller move list. Final games compare by score, then fewer moves, then the
+//! lexicographically smaller move list. So the answer is byte-identical on any thread count.
+//!
+//! # Goals
+//! - [`Goal::Score`]: the highest final score. The objective is chosen by [`Eval`].
+//! - [`Goal::Clear`]: an empty board. The objective charges `clear_penalty` per tile that is in
+//!   no removable group, so the search does not trade a clear for one more fat group; the
+//!   search stops at the first layer that clears the board.
+
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
+use rayon::prelude::*;
+
+use crate::board::{Board, MAX_COLORS};
+use crate::groups::Groups;
+use crate::rules::Rules;
+use crate::trace::Move;
+
+/// What the search is after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The highest score.
+    Score,
+    /// An empty board (first found; among clears found in the same layer, the best score).
+    Clear,
+}
+
+/// The objective of the [`Goal::Score`] search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// Score so far plus the points of every current group (the classic beam objective).
+    Groups,
+    /// Score so far plus the points of every current group, except that the most frequent
+    /// colour (the "tabu" colour) is valued as if all its tiles were removed in one group,
+    /// scaled by `tabu_pct` percent: states that keep the big colour together rank higher.
+    Tabu {
+        /// Weight of the tabu colour's one-group value, in percent.
+        tabu_pct: i64,
+    },
+}
+
+/// Whether children's boards are stored (one pass) or replayed (two passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passes {
+    /// Store every child's board.
+    One,
+    /// Store stubs, replay survivors.
+    Two,
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// States kept per layer.
+    pub width: usize,
+    /// Score or clear.
+    pub goal: Goal,
+    /// Scoring and minimum group size.
+    pub rules: Rules,
+    /// Objective for the score goal.
+    pub eval: Eval,
+    /// Points charged per loose tile (in no removable group) in the clear goal.
+    pub clear_penalty: i64,
+    /// One or two passes per layer (same answer).
+    pub passes: Passes,
+}
+
+impl Config {
+    /// Defaults for a goal: width 1,000, the literature's rules, two passes.
+    pub fn new(goal: Goal, width: usize) -> Config {
+        Config {
+            width: width.max(1),
+            goal,
+            rules: Rules::default(),
+            eval: Eval::Tabu { tabu_pct: 100 },
+            clear_penalty: 100,
+            passes: Passes::Two,
+        }
+    }
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The moves, as (column from the left, row from the bottom) before each move.
+    pub moves: Vec<Move>,
+    /// Their total score (clear bonus included).
+    pub score: i64,
+    /// Whether they empty the board.
+    pub cleared: bool,
+    /// Tiles left after them.
+    pub tiles_left: u32,
+    /// Children generated (a deterministic measure of work).
+    pub nodes: u64,
+    /// Layers expanded.
+    pub layers: usize,
+    /// Whether the search was stopped by the abort flag.
+    pub aborted: bool,
+}
+
+/// Reported after each layer.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Layers done.
+    pub layer: usize,
+    /// States in the new beam.
+    pub beam: usize,
+    /// Children generated so far.
+    pub nodes: u64,
+    /// Best final score found so far (or `i64::MIN`).
+    pub best: i64,
+    /// Fewest tiles left in the beam.
+    pub fewest_tiles: u32,
+}
+
+#[derive(Clone)]
+struct Node {
+    board: Board,
+    score: i64,
+    path: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Stub {
+    obj: i64,
+    hash: u64,
+    score: i64,
+    parent: u32,
+    gi: u16,
+    mv: Move,
+}
+
+/// A finished game found during the search: score, and the parent path plus last move.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    score: i64,
+    len: usize,
+    parent_path: u32,
+    mv: Move,
+    tiles_left: u32,
+    cleared: bool,
+}
+
+const ROOT: u32 = u32::MAX;
+
+struct Arena(Vec<(u32, Move)>);
+
+impl Arena {
+    fn moves(&self, mut path: u32) -> Vec<Move> {
+        let mut out = Vec::new();
+        while path != ROOT {
+            let (prev, mv) = self.0[path as usize];
+            out.push(mv);
+            path = prev;
+        }
+        out.reverse();
+        out
+    }
+
+    fn moves_then(&self, path: u32, mv: Move) -> Vec<Move> {
+        let mut m = self.moves(path);
+        m.push(mv);
+        m
+    }
+}
+
+/// The objective of a child board with its groups already found.
+#[inline]
+fn objective(cfg: &Config, board: &Board, score: i64, groups: &Groups) -> i64 {
+    let list = groups.list();
+    let rules = &cfg.rules;
+    match cfg.goal {
+        Goal::Clear => {
+            let pot: i64 = list.iter().map(|g| rules.points(g.size)).sum();
+            score + pot - cfg.clear_penalty * i64::from(groups.loose)
+        }
+        Goal::Score => match cfg.eval {
+            Eval::Groups => score + list.iter().map(|g| rules.points(g.size)).sum::<i64>(),
+            Eval::Tabu { tabu_pct } => {
+                let counts = board.color_counts();
+                let mut tabu = 0usize;
+                for c in 1..MAX_COLORS {
+                    if counts[c] > counts[tabu] {
+                        tabu = c;
+                    }
+                }
+                let pot: i64 = list
+                    .iter()
+                    .filter(|g| usize::from(g.color) != tabu)
+                    .map(|g| rules.points(g.size))
+                    .sum();
+                let big = if counts[tabu] >= rules.min_group {
+                    rules.points(counts[tabu]) * tabu_pct / 100
+                } else {
+                    0
+                };
+                score + pot + big
+            }
+        },
+    }
+}
+
+/// Expands one parent (`depth` = its number of moves): calls `sink` with each non-finished child's stub and board, and
+/// `done` with each finished child (no removable group left).
+#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
+fn expand_one(
+    cfg: &Config,
+    parent: &Node,
+    index: u32,
+    g_parent: &mut Groups,
+    g_child: &mut Groups,
+    mut sink: impl FnMut(Stub, &Board),
+    mut done: impl FnMut(Finished),
+    depth: usize,
+) -> u64 {
+    let rules = &cfg.rules;
+    g_parent.find(&parent.board, rules.min_group);
+    let mut nodes = 0;
+    for (gi, g) in g_parent.list().iter().enumerate() {
+        nodes += 1;
+        let mut child = parent.board.clone();
+        g_parent.remove(&mut child, g);
+        let mut score = parent.score + rules.points(g.size);
+        let mv = (g.x, g.y);
+        if child.is_clear() {
+            score += rules.clear_bonus;
+        }
+        g_child.find(&child, rules.min_group);
+        if g_child.list().is_empty() {
+            done(Finished {
+                score,
+                len: depth + 1,
+                parent_path: parent.path,
+                mv,
+                tiles_left: child.tiles(),
+                cleared: child.is_clear(),
+            });
+            continue;
+        }
+        let obj = objective(cfg, &child, score, g_child);
+        sink(Stub { obj, hash: child.hash64(), score, parent: index, gi: gi as u16, mv }, &child);
+    }
+    nodes
+}
+
+/// Total order of finished games: higher score, then fewer moves, then lexicographically
+/// smaller moves.
+fn better_finished(arena: &Arena, a: &Finished, b: &Finished) -> bool {
+    match a.score.cmp(&b.score).then(b.len.cmp(&a.len)) {
+        Ordering::Greater => true,
+        Ordering::Less => false,
+        Ordering::Equal => {
+            arena.moves_then(a.parent_path, a.mv) < arena.moves_then(b.parent_path, b.mv)
+        }
+    }
+}
+
+/// Runs the beam search from `board`. `abort` stops it between layers (the best game so far
+/// is returned); `progress` is called after every layer.
+pub fn search(
+    board: &Board,
+    cfg: &Config,
+    abort: Option<&AtomicBool>,
+    mut progress: impl FnMut(&Progress),
+) -> Outcome {
+    let width = cfg.width.max(1);
+    let mut arena = Arena(Vec::new());
+    let mut beam = vec![Node { board: board.clone(), score: 0, path: ROOT }];
+    let mut best: Option<Finished> = None;
+    let mut nodes = 0u64;
+    let mut layer = 0usize;
+    let mut aborted = false;
+
+    // A board with nothing to remove is its own finished game.
+    if Groups::new().find(board, cfg.rules.min_group).is_empty() {
+        return Outcome {
+            moves: Vec::new(),
+            score: 0,
+            cleared: board.is_clear(),
+            tiles_left: board.tiles(),
+            nodes: 0,
+            layers: 0,
+            aborted: false,
+        };
+    }
+
+    while !beam.is_empty() {
+        if abort.is_some_and(|a| a.load(AtomicOrdering::Relaxed)) {
+            aborted = true;
+            break;
+        }
+        // Pass 1 (or the only pass): expand in parallel, collect in parent order.
+        type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>, u64);
+        let keep_boards = cfg.passes == Passes::One;
+        let parts: Vec<PerParent> = beam
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || (Groups::new(), Groups::new()),
+                |(gp, gc), (i, parent)| {
+                    let mut stubs = Vec::new();
+                    let mut boards = Vec::new();
+                    let mut fin = Vec::new();
+                    let n = expand_one(
+                        cfg,
+                        parent,
+                        i as u32,
+                        gp,
+                        gc,
+                        |s, b| {
+                            stubs.push(s);
+                            if keep_boards {
+                                boards.push(b.clone());
+                            }
+                        },
+                        |f| fin.push(f),
+                        layer,
+                    );
+                    (stubs, boards, fin, n)
+                },
+            )
+            .collect();
+        let mut stubs: Vec<(Stub, u32)> = Vec::new();
+        let mut boards: Vec<Board> = Vec::new();
+        let mut finished: Vec<Finished> = Vec::new();
+        for (s, b, f, n) in parts {
+            nodes += n;
+            for st in s {
+                let k = stubs.len() as u32;
+                stubs.push((st, k));
+            }
+            boards.extend(b);
+            finished.extend(f);
+        }
+        for f in &finished {
+            if best.as_ref().is_none_or(|b| better_finished(&arena, f, b)) {
+                best = Some(*f);
+            }
+        }
+        layer += 1;
+        if cfg.goal == Goal::Clear && best.as_ref().is_some_and(|b| b.cleared) {
+            break;
+        }
+
+        // Deduplicate by board: the better objective (= the higher score on the same board),
+        // then the lexicographically smaller move list.
+        stubs.par_sort_unstable_by(|(a, _), (b, _)| {
+            a.hash
+                .cmp(&b.hash)
+                .then(b.obj.cmp(&a.obj))
+                .then(a.parent.cmp(&b.parent))
+                .then(a.gi.cmp(&b.gi))
+        });
+        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(stubs.len());
+        let mut i = 0;
+        while i < stubs.len() {
+            let mut j = i + 1;
+            let mut pick = i;
+            while j < stubs.len() && stubs[j].0.hash == stubs[i].0.hash {
+                let (a, b) = (&stubs[j].0, &stubs[pick].0);
+                if a.obj == b.obj
+                    && arena.moves_then(beam[a.parent as usize].path, a.mv)
+                        < arena.moves_then(beam[b.parent as usize].path, b.mv)
+                {
+                    pick = j;
+                }
+                j += 1;
+            }
+            kept.push(stubs[pick]);
+            i = j;
+        }
+        let by_rank =
+            |a: &(Stub, u32), b: &(Stub, u32)| b.0.obj.cmp(&a.0.obj).then(a.0.hash.cmp(&b.0.hash));
+        if kept.len() > width {
+            kept.select_nth_unstable_by(width - 1, by_rank);
+            kept.truncate(width);
+        }
+        kept.par_sort_unstable_by(by_rank);
+
+        // Pass 2: replay the survivors (or take their stored boards).
+        let next: Vec<Board> = match cfg.passes {
+            Passes::One => kept.iter().map(|(_, k)| boards[*k as usize].clone()).collect(),
+            Passes::Two => kept
+                .par_iter()
+                .map_init(Groups::new, |g, (s, _)| {
+                    let p = &beam[s.parent as usize];
+                    g.find(&p.board, cfg.rules.min_group);
+                    let grp = g.list()[s.gi as usize];
+                    let mut b = p.board.clone();
+                    g.remove(&mut b, &grp);
+                    b
+                })
+                .collect(),
+        };
+        let mut new_beam = Vec::with_capacity(next.len());
+        for ((s, _), b) in kept.iter().zip(next) {
+            arena.0.push((beam[s.parent as usize].path, s.mv));
+            new_beam.push(Node { board: b, score: s.score, path: arena.0.len() as u32 - 1 });
+        }
+        beam = new_beam;
+        progress(&Progress {
+            layer,
+            beam: beam.len(),
+            nodes,
+            best: best.map_or(i64::MIN, |b| b.score),
+            fewest_tiles: beam.iter().map(|n| n.board.tiles()).min().unwrap_or(0),
+        });
+    }
+
+    match best {
+        Some(f) => Outcome {
+            moves: arena.moves_then(f.parent_path, f.mv),
+            score: f.score,
+            cleared: f.cleared,
+            tiles_left: f.tiles_left,
+            nodes,
+            layers: layer,
+            aborted,
+        },
+        None => {
+            // Aborted before any game finished: report the best state of the beam.
+            let n = &beam[0];
+            Outcome {
+                moves: arena.moves(n.path),
+                score: n.score,
+                cleared: false,
+                tiles_left: n.board.tiles(),
+                nodes,
+                layers: layer,
+                aborted,
+            }
+        }
+    }
+}
