@@ -18,7 +18,7 @@
 //! assert_eq!((found[0].x, found[0].y, found[0].size), (0, 0, 3));
 //! let mut after = board.clone();
 //! samegame::play(&mut after, 2, 0, &Rules::default()).unwrap();
-//! assert_eq!(after.to_string(), "...\n11.\n");
+//! assert_eq!(after.to_string(), "1..\n11.\n");
 //! ```
 
 pub mod beam;
