@@ -1,0 +1,215 @@
+//! Many games across threads, and the table the field reports.
+//!
+//! Game `i` of a batch with master seed `S` uses spawn seed [`bits::rng::sub_seed`]`(S, i)`.
+//! Every game is played by its own player (shared nothing), and results are collected in game
+//! order, so a batch gives the same games and the same table for any thread count.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::game::{Game, Status};
+use crate::search::{Heuristic, SearchConfig, SearchPlayer, Searcher};
+use crate::trace::GameRecord;
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    /// Index in the batch.
+    pub index: u64,
+    /// Its spawn seed.
+    pub seed: u64,
+    /// Final score.
+    pub score: u64,
+    /// Moves played.
+    pub moves: u64,
+    /// Largest tile reached (65536 when the game ended on an overflow move).
+    pub max_tile: u32,
+    /// How it ended.
+    pub status: Status,
+    /// Move-generator calls made by the player's search.
+    pub nodes: u64,
+    /// The record, when asked for.
+    #[serde(skip)]
+    pub record: Option<GameRecord>,
+}
+
+impl GameResult {
+    /// The result of a finished game.
+    pub fn from_game(index: u64, g: &Game, nodes: u64, keep_record: bool) -> GameResult {
+        let max_tile =
+            if g.status() == Status::Overflow { 65536 } else { 1 << g.board().max_rank() };
+        GameResult {
+            index,
+            seed: g.seed(),
+            score: g.score(),
+            moves: g.moves(),
+            max_tile,
+            status: g.status(),
+            nodes,
+            record: keep_record.then(|| g.record()),
+        }
+    }
+}
+
+/// Plays one game with the expectimax player.
+pub fn play_search_game(
+    index: u64,
+    seed: u64,
+    heur: &Heuristic,
+    cfg: SearchConfig,
+    max_moves: u64,
+    keep_record: bool,
+) -> GameResult {
+    let mut player = SearchPlayer { searcher: Searcher::new(heur, cfg) };
+    let g = crate::game::play_game(seed, &mut player, max_moves);
+    GameResult::from_game(index, &g, player.searcher.nodes(), keep_record)
+}
+
+/// Plays games `0..n` of the batch with master seed `master` in the current rayon pool;
+/// `play(index, seed)` plays one game. `done` is called as each game finishes (in any order).
+pub fn play_batch(
+    n: u64,
+    master: u64,
+    play: impl Fn(u64, u64) -> GameResult + Sync,
+    done: impl Fn(&GameResult) + Sync,
+) -> Vec<GameResult> {
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let r = play(i, bits::rng::sub_seed(master, i));
+            done(&r);
+            r
+        })
+        .collect()
+}
+
+/// A share with its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Rate {
+    /// The tile.
+    pub tile: u32,
+    /// Games that reached it.
+    pub count: u64,
+    /// The share, 0..1.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_964f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The table the field reports.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// Average score.
+    pub average: f64,
+    /// Half-width of the 95% interval of the average (normal approximation).
+    pub average_ci95: f64,
+    /// Median score.
+    pub median: f64,
+    /// Best score.
+    pub best: u64,
+    /// Largest tile seen.
+    pub best_tile: u32,
+    /// Reach rates for 2048, 4096, ..., 65536.
+    pub reach: Vec<Rate>,
+    /// Moves played in all.
+    pub moves: u64,
+    /// Search nodes (move-generator calls) in all.
+    pub nodes: u64,
+}
+
+impl Summary {
+    /// Summarises a batch.
+    pub fn of(results: &[GameResult]) -> Summary {
+        let n = results.len() as u64;
+        let mut scores: Vec<u64> = results.iter().map(|r| r.score).collect();
+        scores.sort_unstable();
+        let average = if n > 0 { scores.iter().sum::<u64>() as f64 / n as f64 } else { 0.0 };
+        let var = if n > 1 {
+            scores.iter().map(|&s| (s as f64 - average).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        let median = match scores.len() {
+            0 => 0.0,
+            l if l % 2 == 1 => scores[l / 2] as f64,
+            l => (scores[l / 2 - 1] + scores[l / 2]) as f64 / 2.0,
+        };
+        let reach = (11..=16)
+            .map(|r| {
+                let tile = 1u32 << r;
+                let count = results.iter().filter(|g| g.max_tile >= tile).count() as u64;
+                let (low, high) = wilson(count, n);
+                Rate {
+                    tile,
+                    count,
+                    rate: if n > 0 { count as f64 / n as f64 } else { 0.0 },
+                    low,
+                    high,
+                }
+            })
+            .collect();
+        Summary {
+            games: n,
+            average,
+            average_ci95: if n > 1 { 1.959_964 * (var / n as f64).sqrt() } else { 0.0 },
+            median,
+            best: scores.last().copied().unwrap_or(0),
+            best_tile: results.iter().map(|r| r.max_tile).max().unwrap_or(0),
+            reach,
+            moves: results.iter().map(|r| r.moves).sum(),
+            nodes: results.iter().map(|r| r.nodes).sum(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Depth, Params};
+
+    #[test]
+    fn same_games_for_any_thread_count() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig { depth: Depth::Fixed(1), tt_bits: 10, ..Default::default() };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                play_batch(6, 11, |i, s| play_search_game(i, s, &h, cfg, 400, false), |_| {})
+            })
+        };
+        let a = run(1);
+        let b = run(3);
+        let key = |v: &[GameResult]| {
+            v.iter().map(|r| (r.seed, r.score, r.moves, r.nodes)).collect::<Vec<_>>()
+        };
+        assert_eq!(key(&a), key(&b));
+        assert_eq!(Summary::of(&a), Summary::of(&b));
+    }
+
+    #[test]
+    fn wilson_interval_is_sane() {
+        let (lo, hi) = wilson(36, 100);
+        assert!(lo > 0.26 && lo < 0.28 && hi > 0.45 && hi < 0.47, "{lo} {hi}");
+        let (lo, hi) = wilson(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.25 && hi < 0.35);
+    }
+}

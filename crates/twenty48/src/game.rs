@@ -1,0 +1,257 @@
+//! A game in progress: the board, the score, and the seeded spawns.
+//!
+//! # Spawn rule (so another program can reproduce our games from a seed)
+//! The generator is [`bits::Rng`] (xoshiro256** seeded through SplitMix64) started at the
+//! game's seed. A spawn draws twice: first `k = rng.below(e)` where `e` is the number of empty
+//! cells, choosing the `k`-th empty cell counting cells in order `0..16` (cell = 4 * row + col,
+//! row 0 on top, column 0 on the left); then `rng.below(10)`: 0 gives a 4, anything else a 2
+//! (probability 0.1 and 0.9). A game starts with two spawns on the empty board, and every
+//! move that changes the board is followed by one spawn.
+
+use bits::Rng;
+
+use crate::board::{Board, Dir, MoveError};
+
+/// How a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Moves remain.
+    Playing,
+    /// No move is legal: the game is over.
+    Over,
+    /// The player chose a move that merges two 32768 tiles into a 65536, which the packed
+    /// board cannot hold: the game ends here, explicitly, with the move recorded as the
+    /// overflow move and not applied. (Reaching 65536 is beyond every published average.)
+    Overflow,
+    /// The game was stopped by a move limit.
+    MoveLimit,
+}
+
+/// One spawned tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spawn {
+    /// The cell, `4 * row + col`.
+    pub cell: usize,
+    /// The rank: 1 for a 2, 2 for a 4.
+    pub rank: u8,
+}
+
+/// Draws one spawn on `board` by the documented rule; `None` if the board is full.
+pub fn draw_spawn(board: Board, rng: &mut Rng) -> Option<Spawn> {
+    let e = board.empty_count();
+    if e == 0 {
+        return None;
+    }
+    let k = rng.below(u64::from(e)) as u32;
+    let rank = if rng.below(10) == 0 { 2 } else { 1 };
+    let (_, cell) = board.spawn_at_empty(k, rank);
+    Some(Spawn { cell, rank })
+}
+
+/// A game: board, score, move count and the spawn generator.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    score: u64,
+    moves: u64,
+    rng: Rng,
+    status: Status,
+    spawns: Vec<Spawn>,
+    dirs: Vec<Dir>,
+    overflow_move: Option<Dir>,
+    seed: u64,
+}
+
+impl Game {
+    /// A new game from `seed`: two spawns on the empty board.
+    pub fn new(seed: u64) -> Game {
+        let mut g = Game {
+            board: Board::EMPTY,
+            score: 0,
+            moves: 0,
+            rng: Rng::new(seed),
+            status: Status::Playing,
+            spawns: Vec::new(),
+            dirs: Vec::new(),
+            overflow_move: None,
+            seed,
+        };
+        for _ in 0..2 {
+            g.spawn();
+        }
+        g
+    }
+
+    fn spawn(&mut self) {
+        if let Some(s) = draw_spawn(self.board, &mut self.rng) {
+            self.board = self.board.with(s.cell, s.rank);
+            self.spawns.push(s);
+        }
+    }
+
+    /// The current board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The score so far.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+
+    /// The number of moves played.
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// How the game stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The seed the game started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Plays `dir` and spawns a tile. An illegal move is an error and changes nothing; an
+    /// overflow move ends the game with [`Status::Overflow`] (the move is recorded, not
+    /// applied). After a move the status becomes [`Status::Over`] if no move is legal.
+    pub fn play(&mut self, dir: Dir) -> Result<(), MoveError> {
+        if self.status != Status::Playing {
+            return Err(MoveError::Illegal);
+        }
+        match self.board.play(dir) {
+            Ok(m) => {
+                self.board = m.board;
+                self.score += u64::from(m.score);
+                self.moves += 1;
+                self.dirs.push(dir);
+                self.spawn();
+                if !self.board.can_move() {
+                    self.status = Status::Over;
+                }
+                Ok(())
+            }
+            Err(MoveError::Overflow) => {
+                self.overflow_move = Some(dir);
+                self.status = Status::Overflow;
+                Err(MoveError::Overflow)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Stops the game by a move limit.
+    pub fn stop(&mut self) {
+        if self.status == Status::Playing {
+            self.status = Status::MoveLimit;
+        }
+    }
+
+    /// The game's record (see [`crate::trace`]).
+    pub fn record(&self) -> crate::trace::GameRecord {
+        crate::trace::GameRecord {
+            game: "2048".to_string(),
+            seed: Some(self.seed),
+            moves: self.dirs.iter().map(|d| d.letter()).collect(),
+            spawns: self.spawns.iter().map(|s| [s.cell as u32, 1 << s.rank]).collect(),
+            overflow_move: self.overflow_move.map(|d| d.letter().to_string()),
+            score: self.score,
+            final_board: self.board.to_string(),
+            status: self.status,
+        }
+    }
+}
+
+/// Anything that chooses moves.
+pub trait Player {
+    /// The move to play on `board`, or `None` to resign. Must be a move that is not
+    /// [`MoveError::Illegal`] on `board`.
+    fn choose(&mut self, board: Board) -> Option<Dir>;
+}
+
+/// Plays a whole game from `seed` with `player`, stopping after `max_moves` moves.
+pub fn play_game(seed: u64, player: &mut impl Player, max_moves: u64) -> Game {
+    let mut g = Game::new(seed);
+    while g.status() == Status::Playing {
+        if g.moves() >= max_moves {
+            g.stop();
+            break;
+        }
+        match player.choose(g.board()) {
+            Some(d) => {
+                let r = g.play(d);
+                debug_assert!(r != Err(MoveError::Illegal), "player chose an illegal move");
+                if r == Err(MoveError::Illegal) {
+                    g.stop();
+                }
+            }
+            None => g.stop(),
+        }
+    }
+    g
+}
+
+/// The random player: a uniformly random move among those that are not illegal, drawn with
+/// `rng.below(n)` over the playable moves in [`Dir::ALL`] order. Its own generator, apart from
+/// the spawn generator.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    /// A random player seeded with `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: Rng::new(seed) }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn choose(&mut self, board: Board) -> Option<Dir> {
+        let mut legal = [Dir::Up; 4];
+        let mut n = 0;
+        for d in Dir::ALL {
+            if board.play(d) != Err(MoveError::Illegal) {
+                legal[n] = d;
+                n += 1;
+            }
+        }
+        (n > 0).then(|| legal[self.rng.below(n as u64) as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_game_has_two_tiles_and_is_seeded() {
+        let a = Game::new(7);
+        assert_eq!(a.board().empty_count(), 14);
+        assert_eq!(Game::new(7).board(), a.board());
+        let distinct =
+            (0..20).map(|s| Game::new(s).board()).collect::<std::collections::HashSet<_>>();
+        assert!(distinct.len() > 10);
+    }
+
+    #[test]
+    fn random_games_end_and_score_matches_board() {
+        for seed in 0..20 {
+            let g = play_game(seed, &mut RandomPlayer::new(seed ^ 99), u64::MAX);
+            assert_eq!(g.status(), Status::Over);
+            assert!(!g.board().can_move());
+            // Score from the board: each tile of rank r >= 2 was made by merges worth
+            // (r - 1) * 2^r, minus 4 for every spawned 4 (spawned, not merged).
+            let fours = g.record().spawns.iter().filter(|s| s[1] == 4).count() as u64;
+            let from_board: u64 = (0..16)
+                .map(|c| u64::from(g.board().rank(c)))
+                .filter(|&r| r >= 2)
+                .map(|r| (r - 1) << r)
+                .sum();
+            assert_eq!(g.score(), from_board - 4 * fours, "seed {seed}");
+        }
+    }
+}

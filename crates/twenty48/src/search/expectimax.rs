@@ -1,0 +1,327 @@
+//! Expectimax over move and spawn layers.
+//!
+//! # Implementation notes
+//!
+//! ```text
+//!   root (max over the legal moves)
+//!    └─ chance node: board after the move; average over every empty cell,
+//!       0.9 x (2 spawned there) + 0.1 x (4 spawned there)
+//!        └─ max node: best move from there ... down to `depth` move layers
+//! ```
+//!
+//! - **Depth** counts move layers including the root's. [`Depth::Adaptive`] uses
+//!   `clamp(distinct_ranks - 1, min, max)`: more distinct tiles means a more delicate board.
+//!   (nneonneo/2048-ai's rule `max(3, distinct - 2)` counts the layers below the root, so it
+//!   is `Adaptive { min: 4, max: 16 }` here.)
+//! - **Probability cutoff**: a chance node reached with path probability below `prob_cutoff`
+//!   is evaluated by the heuristic instead of expanded (the probability is the product of the
+//!   spawn probabilities `0.9 / empty` or `0.1 / empty` along the path).
+//! - **Transposition table**: keyed by the board (a `u64` is its own key), one entry per
+//!   chance node: key (8 bytes), value (`f32`), remaining depth (`u8`), stamp (`u16`): 16
+//!   bytes with padding, `2^tt_bits` entries, always-replace. A stamp per root search
+//!   invalidates the whole table without clearing it, so the table never carries results from
+//!   one move to the next and the player is deterministic. An entry answers a lookup when it
+//!   was searched at least as deep.
+//! - **Values**: a max node with no legal move is worth 0 (a dead end); every other leaf is
+//!   the row-table heuristic, kept positive on live boards. A move that would create a 65536
+//!   is worth [`WIN_VALUE`].
+//! - **Move generator**: [`MoveGen`] is the only way the search moves a board, so the same
+//!   search runs on the fast engine ([`FastMoves`]) and on the reference engine
+//!   ([`crate::search::ReferenceMoves`]) for side-by-side node rates.
+
+use crate::board::{Board, Dir};
+use crate::search::heuristic::Heuristic;
+use crate::tables::OVERFLOW;
+
+/// The value of a move that creates a 65536 tile (above every heuristic value).
+pub const WIN_VALUE: f32 = 1.0e9;
+
+/// How a search moves boards.
+pub trait MoveGen {
+    /// Same contract as [`Board::slide`]: the new board and the score word whose bit 31 flags
+    /// an overflow.
+    fn slide(&self, b: Board, d: Dir) -> (Board, u32);
+}
+
+/// The table engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastMoves;
+
+impl MoveGen for FastMoves {
+    #[inline(always)]
+    fn slide(&self, b: Board, d: Dir) -> (Board, u32) {
+        b.slide(d)
+    }
+}
+
+/// How deep to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Depth {
+    /// Always this many move layers.
+    Fixed(u8),
+    /// `clamp(distinct_ranks - 1, min, max)` move layers.
+    Adaptive {
+        /// Fewest layers.
+        min: u8,
+        /// Most layers.
+        max: u8,
+    },
+}
+
+impl Depth {
+    /// The number of move layers for `board`.
+    pub fn layers(self, board: Board) -> u8 {
+        match self {
+            Depth::Fixed(d) => d.max(1),
+            Depth::Adaptive { min, max } => {
+                let d = board.distinct_ranks().saturating_sub(1).min(255) as u8;
+                d.clamp(min.max(1), max.max(min.max(1)))
+            }
+        }
+    }
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SearchConfig {
+    /// Depth rule.
+    pub depth: Depth,
+    /// Chance nodes below this path probability are evaluated, not expanded.
+    pub prob_cutoff: f32,
+    /// The transposition table has `2^tt_bits` entries.
+    pub tt_bits: u8,
+}
+
+impl Default for SearchConfig {
+    /// nneonneo/2048-ai's setting: adaptive depth (`max(3, distinct - 2)` below the root),
+    /// cutoff 1e-4, and a 2^20-entry table (16 MiB).
+    fn default() -> SearchConfig {
+        SearchConfig { depth: Depth::Adaptive { min: 4, max: 16 }, prob_cutoff: 1e-4, tt_bits: 20 }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: f32,
+    depth: u8,
+    stamp: u16,
+}
+
+/// The result of a root search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// The best move.
+    pub dir: Dir,
+    /// Its expected value.
+    pub value: f32,
+    /// The move layers searched.
+    pub depth: u8,
+}
+
+/// An expectimax searcher: heuristic, settings, transposition table and node counter.
+pub struct Searcher<'h, G: MoveGen = FastMoves> {
+    heur: &'h Heuristic,
+    cfg: SearchConfig,
+    gen: G,
+    tt: Vec<Entry>,
+    shift: u32,
+    stamp: u16,
+    nodes: u64,
+}
+
+impl<'h> Searcher<'h, FastMoves> {
+    /// A searcher on the fast engine.
+    pub fn new(heur: &'h Heuristic, cfg: SearchConfig) -> Self {
+        Searcher::with_movegen(heur, cfg, FastMoves)
+    }
+}
+
+impl<'h, G: MoveGen> Searcher<'h, G> {
+    /// A searcher on any move generator.
+    pub fn with_movegen(heur: &'h Heuristic, cfg: SearchConfig, gen: G) -> Self {
+        let bits = cfg.tt_bits.clamp(4, 30);
+        Searcher {
+            heur,
+            cfg,
+            gen,
+            tt: vec![Entry::default(); 1 << bits],
+            shift: 64 - u32::from(bits),
+            stamp: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Move generator calls made so far (the "search nodes" of the node rate).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The settings.
+    pub fn config(&self) -> SearchConfig {
+        self.cfg
+    }
+
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Wrapped: clear for real once every 65,535 searches so stale stamps cannot match.
+            self.tt.iter_mut().for_each(|e| *e = Entry::default());
+            self.stamp = 1;
+        }
+    }
+
+    /// The best move on `board` at the configured depth, or `None` if no move is legal.
+    pub fn best_move(&mut self, board: Board) -> Option<Choice> {
+        let depth = self.cfg.depth.layers(board);
+        self.search_root(board, depth)
+    }
+
+    /// Searches `board` with `layers` move layers.
+    pub fn search_root(&mut self, board: Board, layers: u8) -> Option<Choice> {
+        self.next_stamp();
+        let mut best: Option<Choice> = None;
+        for dir in Dir::ALL {
+            let (nb, s) = self.gen.slide(board, dir);
+            self.nodes += 1;
+            let value = if s & OVERFLOW != 0 {
+                WIN_VALUE
+            } else if nb == board {
+                continue;
+            } else {
+                self.chance(nb, layers - 1, 1.0)
+            };
+            if best.is_none_or(|b| value > b.value) {
+                best = Some(Choice { dir, value, depth: layers });
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening from `min_layers` up: after each completed depth, `more(depth)` says
+    /// whether to search one layer deeper (the front end decides with the clock or a node
+    /// budget; the search never looks at the clock). Returns the deepest completed choice.
+    pub fn best_move_deepening(
+        &mut self,
+        board: Board,
+        min_layers: u8,
+        max_layers: u8,
+        mut more: impl FnMut(u8) -> bool,
+    ) -> Option<Choice> {
+        let mut d = min_layers.max(1);
+        let mut best = self.search_root(board, d)?;
+        while d < max_layers && more(d) {
+            d += 1;
+            best = self.search_root(board, d)?;
+        }
+        Some(best)
+    }
+
+    #[inline]
+    fn slot(&self, b: Board) -> usize {
+        (b.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn chance(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
+        if layers == 0 || prob < self.cfg.prob_cutoff {
+            return self.heur.eval(board);
+        }
+        let slot = self.slot(board);
+        let e = self.tt[slot];
+        if e.key == board.0 && e.stamp == self.stamp && e.depth >= layers {
+            return e.value;
+        }
+        let mut empty = board.empty_mask();
+        let n = empty.count_ones();
+        debug_assert!(n > 0, "a board after a legal move has an empty cell");
+        let p = prob / n as f32;
+        let mut sum = 0.0f32;
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            sum += 0.9 * self.max_node(Board(board.0 | bit), layers, p * 0.9);
+            sum += 0.1 * self.max_node(Board(board.0 | (bit << 1)), layers, p * 0.1);
+        }
+        let value = sum / n as f32;
+        self.tt[slot] = Entry { key: board.0, value, depth: layers, stamp: self.stamp };
+        value
+    }
+
+    fn max_node(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
+        let mut best = 0.0f32;
+        for dir in Dir::ALL {
+            let (nb, s) = self.gen.slide(board, dir);
+            self.nodes += 1;
+            if s & OVERFLOW != 0 {
+                return WIN_VALUE;
+            }
+            if nb != board {
+                best = best.max(self.chance(nb, layers - 1, prob));
+            }
+        }
+        best
+    }
+}
+
+/// A [`crate::Player`] that plays the searcher's best move.
+pub struct SearchPlayer<'h> {
+    /// The searcher.
+    pub searcher: Searcher<'h>,
+}
+
+impl crate::game::Player for SearchPlayer<'_> {
+    fn choose(&mut self, board: Board) -> Option<Dir> {
+        self.searcher.best_move(board).map(|c| c.dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::heuristic::Params;
+
+    #[test]
+    fn picks_a_legal_move_and_none_on_dead_boards() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let mut s =
+            Searcher::new(&h, SearchConfig { depth: Depth::Fixed(2), ..Default::default() });
+        let b: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+        assert_eq!(s.best_move(b), None);
+        let b: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8".parse().unwrap();
+        let c = s.best_move(b).unwrap();
+        assert!(matches!(c.dir, Dir::Left | Dir::Right));
+        assert!(s.nodes() > 0);
+    }
+
+    #[test]
+    fn takes_the_65536_merge() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let mut s = Searcher::new(&h, SearchConfig::default());
+        let b: Board = "32768 32768 2 4/4 2 4 2/2 4 2 4/. 2 4 2".parse().unwrap();
+        assert_eq!(s.search_root(b, 1).unwrap().value, WIN_VALUE);
+        let c = s.search_root(b, 1).unwrap();
+        assert_eq!(b.play(c.dir), Err(crate::MoveError::Overflow));
+        // Deeper, Down also forces a 65536 a move later; either way the value is a win.
+        assert_eq!(s.best_move(b).unwrap().value, WIN_VALUE);
+    }
+
+    #[test]
+    fn a_reused_searcher_answers_like_a_fresh_one() {
+        // The stamp invalidates the table between root searches, so a searcher that played a
+        // whole game so far gives the same answer as a new one: batch play is deterministic
+        // whatever thread runs which game.
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig { depth: Depth::Fixed(3), tt_bits: 12, ..Default::default() };
+        let mut reused = Searcher::new(&h, cfg);
+        let mut game = crate::Game::new(3);
+        for _ in 0..60 {
+            let a = reused.best_move(game.board());
+            let b = Searcher::new(&h, cfg).best_move(game.board());
+            assert_eq!(a, b, "on {}", game.board());
+            match a {
+                Some(c) => game.play(c.dir).unwrap(),
+                None => break,
+            }
+        }
+    }
+}
