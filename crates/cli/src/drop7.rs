@@ -1,0 +1,1012 @@
+//! `bitarcade drop7 ...`: play, decide, bench, replay, sweep and A/B-test Drop7.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use drop7::engine::{ListDraws, RandomDraws, Recording};
+use drop7::reference::{compare_random_game, RefGame};
+use drop7::search::{
+    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable,
+    PointsOnly, SearchDraws, Searcher, SetAssoc, Stats, Table,
+};
+use drop7::trace::{verify, GameRecord};
+use drop7::{Mode, Position, Rules};
+use serde::Serialize;
+
+use crate::common::{
+    print_json, progress, read_input, write_json_file, CliError, CliResult, JsonArg, RecordArg,
+    SeedArg, ThreadsArg,
+};
+
+/// Drop7: a nibble-packed bitboard engine and a fair expectimax.
+#[derive(Args, Debug)]
+pub struct Drop7Args {
+    #[command(subcommand)]
+    command: Drop7Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Drop7Command {
+    /// Play seeded games with the expectimax and report mean, median, best and a 95% CI.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 play --mode hardcore --seed 1 --depth 3\n  \
+        bitarcade drop7 play --depth 3 --games 64 --json\n  \
+        bitarcade drop7 play --depth 2 --games 1 --record game.json && bitarcade drop7 replay game.json\n  \
+        bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2")]
+    Play(PlayArgs),
+    /// The value of every column for a position (text form), and the best one.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 decide '......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0'\n  \
+        echo '......./......./......./......./......./......./####### next=7 level=1 drops=5 score=0' | bitarcade drop7 decide - --depth 4 --json")]
+    Decide(DecideArgs),
+    /// Engine throughput vs the reference, and decision time with and without each table.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 bench\n  \
+        bitarcade drop7 bench --games 20000 --positions 24 --depths 3,4 --runs 5 --json")]
+    Bench(BenchArgs),
+    /// Check a game record (from `play --record`): exits 1 at the first bad turn.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 replay game.json\n  \
+        cat game.json | bitarcade drop7 replay -")]
+    Replay(ReplayArgs),
+    /// Gate sweep: random-policy games on the engine and the reference, compared every turn.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 sweep --games 1000000\n  \
+        bitarcade drop7 sweep --mode normal --games 100000 --seed 9 --json")]
+    Sweep(SweepArgs),
+    /// A/B test two evaluators on the same seeds: paired difference and its significance.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 ab --a crowding --b points --games 64 --depth 2\n  \
+        bitarcade drop7 ab --a crowding:600,500,250,800,3000 --b crowding:400,500,250,1200,3000 --games 128")]
+    Ab(AbArgs),
+}
+
+/// The rules and the searcher.
+#[derive(Args, Debug, Clone)]
+struct SearchOpts {
+    /// Mode: hardcore (alias blitz), normal, sequence.
+    #[arg(long, default_value = "hardcore")]
+    mode: String,
+    /// Search depth in moves (1 = the known disc only).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+    depth: u32,
+    /// Leaf evaluator: `crowding`, `crowding:DISC,SOLID,CRACKED,TALL,FULL` or `points`.
+    #[arg(long, default_value = "crowding")]
+    eval: String,
+    /// Transposition table: none, direct, 2way, 4way.
+    #[arg(long, default_value = "direct")]
+    table: String,
+    /// log2 of the table's entries (48 bytes each).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=26))]
+    table_bits: u32,
+    /// Chance nodes over K equal strata of 1-7 instead of every value (0 = every value).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
+    strata: u8,
+    /// Normal mode's share of gray next discs, NUM/DEN.
+    #[arg(long, default_value = "1/8")]
+    gray_share: String,
+    /// Pay the level bonus before the fatal rise (a clone variant).
+    #[arg(long)]
+    fatal_rise_bonus: bool,
+    /// Restart the chain level at 1 after a rise (instead of continuing it).
+    #[arg(long)]
+    no_rise_chain: bool,
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    #[command(flatten)]
+    search: SearchOpts,
+    /// Games to play (game i uses seed sub_seed(S, i)).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: u64,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 100_000)]
+    max_moves: u32,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    record: RecordArg,
+}
+
+#[derive(Args, Debug)]
+struct DecideArgs {
+    /// The position in text form (`-` reads standard input).
+    position: String,
+    #[command(flatten)]
+    search: SearchOpts,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Random-policy games for the engine throughput (per engine, per run).
+    #[arg(long, default_value_t = 5_000)]
+    games: u64,
+    /// Positions harvested from real games for the decision timings.
+    #[arg(long, default_value_t = 12)]
+    positions: usize,
+    /// Depths to time decisions at, comma-separated.
+    #[arg(long, default_value = "3,4")]
+    depths: String,
+    /// Repetitions (medians are reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    runs: u32,
+    /// log2 of each table's entries.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=26))]
+    table_bits: u32,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct ReplayArgs {
+    /// The record file (`-` for standard input): one record or a list of them.
+    file: PathBuf,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct SweepArgs {
+    /// Mode: hardcore, normal, sequence.
+    #[arg(long, default_value = "hardcore")]
+    mode: String,
+    /// Games to compare.
+    #[arg(long, default_value_t = 100_000)]
+    games: u64,
+    /// Move cap per game.
+    #[arg(long, default_value_t = 10_000)]
+    max_moves: u32,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct AbArgs {
+    /// Evaluator A (as `--eval`).
+    #[arg(long)]
+    a: String,
+    /// Evaluator B (as `--eval`).
+    #[arg(long)]
+    b: String,
+    #[command(flatten)]
+    search: SearchOpts,
+    /// Games per evaluator (the same seeds for both).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    games: u64,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 100_000)]
+    max_moves: u32,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+/// Runs `bitarcade drop7`.
+pub fn run(args: Drop7Args) -> CliResult {
+    match args.command {
+        Drop7Command::Play(a) => play(a),
+        Drop7Command::Decide(a) => decide(a),
+        Drop7Command::Bench(a) => bench(a),
+        Drop7Command::Replay(a) => replay(a),
+        Drop7Command::Sweep(a) => sweep(a),
+        Drop7Command::Ab(a) => ab(a),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+fn parse_mode(s: &str) -> CliResult<Mode> {
+    s.parse::<Mode>().map_err(|e| CliError::input(format!("--mode: {e}")))
+}
+
+fn rules_of(o: &SearchOpts) -> CliResult<Rules> {
+    let mut rules = Rules::new(parse_mode(&o.mode)?);
+    let bad = || {
+        CliError::input(format!(
+            "--gray-share {:?}: expected NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
+            o.gray_share
+        ))
+    };
+    let (n, d) = o.gray_share.split_once('/').ok_or_else(bad)?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    let d: u32 = d.trim().parse().map_err(|_| bad())?;
+    if d == 0 || n > d {
+        return Err(bad());
+    }
+    rules.gray_share = (n, d);
+    rules.fatal_rise_bonus = o.fatal_rise_bonus;
+    rules.rise_chain_continues = !o.no_rise_chain;
+    Ok(rules)
+}
+
+fn chance_of(o: &SearchOpts) -> ChanceModel {
+    if o.strata == 0 {
+        ChanceModel::Exact
+    } else {
+        ChanceModel::Strata(o.strata)
+    }
+}
+
+/// A parsed evaluator choice.
+#[derive(Clone, Debug)]
+enum EvalChoice {
+    Crowding(Crowding),
+    Points,
+}
+
+impl EvalChoice {
+    fn parse(flag: &str, s: &str) -> CliResult<EvalChoice> {
+        let bad = |why: &str| CliError::input(format!("{flag} {s:?}: {why}"));
+        match s.split_once(':') {
+            None if s == "points" => Ok(EvalChoice::Points),
+            None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
+            Some(("crowding", w)) => {
+                let v: Vec<f64> = w
+                    .split(',')
+                    .map(|x| x.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad("weights must be numbers"))?;
+                if v.len() != 5 || v.iter().any(|x| !x.is_finite()) {
+                    return Err(bad("crowding takes 5 weights: DISC,SOLID,CRACKED,TALL,FULL"));
+                }
+                Ok(EvalChoice::Crowding(Crowding {
+                    disc: v[0],
+                    solid: v[1],
+                    cracked: v[2],
+                    tall: v[3],
+                    full: v[4],
+                }))
+            }
+            _ => Err(bad("use crowding, crowding:W1,W2,W3,W4,W5 or points")),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            EvalChoice::Points => "points".into(),
+            EvalChoice::Crowding(c) => {
+                format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TableChoice {
+    None,
+    Direct,
+    Two,
+    Four,
+}
+
+impl TableChoice {
+    fn parse(s: &str) -> CliResult<TableChoice> {
+        match s {
+            "none" => Ok(TableChoice::None),
+            "direct" => Ok(TableChoice::Direct),
+            "2way" => Ok(TableChoice::Two),
+            "4way" => Ok(TableChoice::Four),
+            _ => Err(CliError::input(format!("--table {s:?}: use none, direct, 2way or 4way"))),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            TableChoice::None => "none",
+            TableChoice::Direct => "direct",
+            TableChoice::Two => "2way",
+            TableChoice::Four => "4way",
+        }
+    }
+}
+
+/// Work generic over the evaluator and the table: the CLI picks both at run time once, and
+/// everything below is monomorphised (static dispatch in the search).
+trait Job {
+    type Out;
+    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send;
+}
+
+fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) -> J::Out {
+    fn with_table<J: Job, E: Evaluator + Clone + Send>(
+        e: E,
+        t: TableChoice,
+        bits: u32,
+        job: J,
+    ) -> J::Out {
+        match t {
+            TableChoice::None => job.run(e, || NoTable),
+            TableChoice::Direct => job.run(e, || Direct::new(bits)),
+            TableChoice::Two => job.run(e, || SetAssoc::<2>::new(bits)),
+            TableChoice::Four => job.run(e, || SetAssoc::<4>::new(bits)),
+        }
+    }
+    match eval {
+        EvalChoice::Crowding(c) => with_table(*c, table, bits, job),
+        EvalChoice::Points => with_table(PointsOnly, table, bits, job),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics
+
+#[derive(Serialize, Debug, Clone)]
+struct Summary {
+    games: usize,
+    mean: f64,
+    median: f64,
+    best: u64,
+    worst: u64,
+    sd: f64,
+    /// 95% confidence interval of the mean (Student t).
+    ci95: [f64; 2],
+}
+
+/// The two-sided 95% Student t quantile for `df` degrees of freedom (Cornish-Fisher
+/// expansion around z = 1.959964; within 0.1% for df >= 3).
+fn t95(df: f64) -> f64 {
+    let z: f64 = 1.959_964;
+    let df = df.max(1.0);
+    z + (z.powi(3) + z) / (4.0 * df)
+        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * df * df)
+}
+
+fn summary(scores: &[u64]) -> Summary {
+    let n = scores.len();
+    let mut s = scores.to_vec();
+    s.sort_unstable();
+    let mean = s.iter().map(|&x| x as f64).sum::<f64>() / n.max(1) as f64;
+    let median = if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        s[n / 2] as f64
+    } else {
+        (s[n / 2 - 1] as f64 + s[n / 2] as f64) / 2.0
+    };
+    let var = if n > 1 {
+        s.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
+    let sd = var.sqrt();
+    let half = t95((n.max(2) - 1) as f64) * sd / (n.max(1) as f64).sqrt();
+    Summary {
+        games: n,
+        mean,
+        median,
+        best: s.last().copied().unwrap_or(0),
+        worst: s.first().copied().unwrap_or(0),
+        sd,
+        ci95: [mean - half, mean + half],
+    }
+}
+
+/// The standard normal upper tail, `P(Z > z)`, via `erfc` (Abramowitz-Stegun 7.1.26).
+fn normal_tail(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erfc = poly * (-x * x).exp();
+    let upper = erfc / 2.0;
+    if z >= 0.0 {
+        upper
+    } else {
+        1.0 - upper
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// play
+
+struct BatchJob<'a> {
+    spec: BatchSpec,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl Job for BatchJob<'_> {
+    type Out = Vec<(GameResult, Option<GameRecord>)>;
+    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send,
+    {
+        play_games(&self.spec, &eval, make_table, || self.bar.inc(1))
+    }
+}
+
+#[derive(Serialize)]
+struct PlayReport {
+    rules: Rules,
+    depth: u32,
+    eval: String,
+    table: &'static str,
+    chance: String,
+    seed: u64,
+    summary: Summary,
+    seconds: f64,
+    seconds_per_game: f64,
+    search_moves_per_second: f64,
+    results: Vec<GameResult>,
+}
+
+fn run_batch(
+    o: &SearchOpts,
+    eval: &EvalChoice,
+    seed: u64,
+    games: u64,
+    max_moves: u32,
+    threads: &ThreadsArg,
+    label: &str,
+) -> CliResult<(Vec<(GameResult, GameRecord)>, f64)> {
+    let rules = rules_of(o)?;
+    let table = TableChoice::parse(&o.table)?;
+    let spec = BatchSpec {
+        rules,
+        chance: chance_of(o),
+        seed,
+        games,
+        depth: o.depth,
+        max_moves,
+        record: true,
+    };
+    let bar = progress(games, label);
+    let start = Instant::now();
+    let out =
+        threads.install(|| dispatch(eval, table, o.table_bits, BatchJob { spec, bar: &bar }))?;
+    let secs = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    // Every game is replayed by the independent verifier before anything is printed.
+    let mut checked = Vec::with_capacity(out.len());
+    for (res, rec) in out {
+        let rec = rec.ok_or_else(|| CliError::failed("a game lost its record"))?;
+        let end = verify(&rec).map_err(|e| {
+            CliError::failed(format!(
+                "game with seed {}: the record does not replay: {e}",
+                res.seed
+            ))
+        })?;
+        if end.score != res.score {
+            return Err(CliError::failed(format!("game with seed {}: score mismatch", res.seed)));
+        }
+        checked.push((res, rec));
+    }
+    Ok((checked, secs))
+}
+
+fn play(a: PlayArgs) -> CliResult {
+    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
+    let (games, secs) =
+        run_batch(&a.search, &eval, a.seed.seed, a.games, a.max_moves, &a.threads, "drop7 play")?;
+    let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
+    let work: u64 = games.iter().map(|g| g.0.stats.moves).sum();
+    let report = PlayReport {
+        rules: rules_of(&a.search)?,
+        depth: a.search.depth,
+        eval: eval.label(),
+        table: TableChoice::parse(&a.search.table)?.name(),
+        chance: format!("{:?}", chance_of(&a.search)),
+        seed: a.seed.seed,
+        summary: summary(&scores),
+        seconds: secs,
+        seconds_per_game: secs * a.threads.count() as f64 / games.len() as f64,
+        search_moves_per_second: work as f64 / secs,
+        results: games.iter().map(|g| g.0.clone()).collect(),
+    };
+    if let Some(path) = &a.record.record {
+        if games.len() == 1 {
+            write_json_file(path, &games[0].1)?;
+        } else {
+            let recs: Vec<&GameRecord> = games.iter().map(|g| &g.1).collect();
+            write_json_file(path, &recs)?;
+        }
+    }
+    if a.json.json {
+        return print_json(&report);
+    }
+    if games.len() <= 16 {
+        for (i, (g, _)) in games.iter().enumerate() {
+            println!(
+                "game {i:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}",
+                g.seed,
+                g.score,
+                g.level,
+                g.moves,
+                if g.over { "" } else { "  (move cap)" }
+            );
+        }
+    }
+    let s = &report.summary;
+    println!(
+        "{} games, {} mode, depth {}, eval {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
+        s.games, a.search.mode, report.depth, report.eval, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
+    );
+    println!(
+        "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
+        report.seconds,
+        report.seconds_per_game,
+        report.search_moves_per_second / 1e6
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// decide
+
+struct DecideJob {
+    rules: Rules,
+    chance: ChanceModel,
+    pos: Position,
+    depth: u32,
+}
+
+impl Job for DecideJob {
+    type Out = (drop7::search::Decision, Stats);
+    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send,
+    {
+        let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
+        let d = s.decide(&self.pos, self.depth);
+        (d, s.stats)
+    }
+}
+
+#[derive(Serialize)]
+struct DecideReport {
+    position: String,
+    depth: u32,
+    values: Vec<Option<f64>>,
+    best_column: usize,
+    after: String,
+    stats: Stats,
+    seconds: f64,
+}
+
+fn decide(a: DecideArgs) -> CliResult {
+    let text =
+        if a.position == "-" { read_input(std::path::Path::new("-"))? } else { a.position.clone() };
+    let pos: Position =
+        text.trim().parse().map_err(|e| CliError::input(format!("position: {e}")))?;
+    if pos.over {
+        return Err(CliError::input("position: the game is over"));
+    }
+    if pos.board.open_columns() == 0 {
+        return Err(CliError::input("position: no column can take a disc"));
+    }
+    let rules = rules_of(&a.search)?;
+    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
+    let table = TableChoice::parse(&a.search.table)?;
+    let start = Instant::now();
+    let (d, stats) = dispatch(
+        &eval,
+        table,
+        a.search.table_bits,
+        DecideJob { rules, chance: chance_of(&a.search), pos, depth: a.search.depth },
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    // Check the answer with the checked engine and the reference before printing it.
+    let mut after = pos;
+    let mut draws = Recording::new(SearchDraws::for_move(&pos.board, d.best, pos.next));
+    after
+        .play(&rules, d.best, &mut draws)
+        .map_err(|e| CliError::failed(format!("the chosen column is illegal: {e}")))?;
+    let mut refg = RefGame::from_position(&pos);
+    let mut list =
+        ListDraws { reveals: draws.reveals.clone(), discs: vec![after.next], ..Default::default() };
+    refg.play(&rules, d.best, &mut list)
+        .ok_or_else(|| CliError::failed("the reference engine refuses the chosen column"))?;
+    if refg.board() != after.board || refg.score != after.score {
+        return Err(CliError::failed("the reference engine disagrees on the chosen move"));
+    }
+    let report = DecideReport {
+        position: pos.to_string(),
+        depth: a.search.depth,
+        values: d.values.to_vec(),
+        best_column: d.best + 1,
+        after: after.to_string(),
+        stats,
+        seconds,
+    };
+    if a.json.json {
+        return print_json(&report);
+    }
+    println!("{}", report.position);
+    for (c, v) in d.values.iter().enumerate() {
+        match v {
+            Some(v) => println!(
+                "column {}: {v:>14.1}{}",
+                c + 1,
+                if c == d.best { "  <- best" } else { "" }
+            ),
+            None => println!("column {}: full", c + 1),
+        }
+    }
+    println!("after: {}", report.after);
+    println!("{} moves searched in {:.3} s", stats.moves, seconds);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// replay
+
+fn replay(a: ReplayArgs) -> CliResult {
+    let text = read_input(&a.file)?;
+    let name = a.file.display().to_string();
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::input(format!("{name}:{}:{}: not JSON: {e}", e.line(), e.column()))
+    })?;
+    let records: Vec<GameRecord> = if value.is_array() {
+        serde_json::from_value(value)
+    } else {
+        serde_json::from_value(value).map(|r| vec![r])
+    }
+    .map_err(|e| CliError::input(format!("{name}: not a drop7 game record: {e}")))?;
+    let mut out = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let end =
+            verify(r).map_err(|e| CliError::failed(format!("{name}: game {}: {e}", i + 1)))?;
+        out.push(serde_json::json!({"game": i + 1, "turns": r.turns.len(), "score": end.score, "over": end.over}));
+    }
+    if a.json.json {
+        return print_json(&serde_json::json!({"file": name, "ok": true, "games": out}));
+    }
+    for o in &out {
+        println!("game {}: ok, {} turns, score {}", o["game"], o["turns"], o["score"]);
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// sweep
+
+fn sweep(a: SweepArgs) -> CliResult {
+    use rayon::prelude::*;
+    let rules = Rules::new(parse_mode(&a.mode)?);
+    let bar = progress(a.games, "drop7 sweep");
+    let start = Instant::now();
+    let eval = Crowding::default();
+    let results: Vec<Result<u32, String>> = a.threads.install(|| {
+        (0..a.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = compare_random_game(
+                    &rules,
+                    bits::rng::sub_seed(a.seed.seed, i),
+                    a.max_moves,
+                    &eval,
+                );
+                bar.inc(1);
+                r
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let mut turns = 0u64;
+    for r in results {
+        turns += u64::from(
+            r.map_err(|e| CliError::failed(format!("engine and reference differ: {e}")))?,
+        );
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if a.json.json {
+        return print_json(&serde_json::json!({
+            "mode": a.mode, "games": a.games, "turns": turns, "identical": true, "seconds": secs
+        }));
+    }
+    println!("{} games, {turns} turns: engine and reference identical ({secs:.1} s)", a.games);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// ab
+
+fn ab(a: AbArgs) -> CliResult {
+    let ea = EvalChoice::parse("--a", &a.a)?;
+    let eb = EvalChoice::parse("--b", &a.b)?;
+    let (ga, _) = run_batch(&a.search, &ea, a.seed.seed, a.games, a.max_moves, &a.threads, "A")?;
+    let (gb, _) = run_batch(&a.search, &eb, a.seed.seed, a.games, a.max_moves, &a.threads, "B")?;
+    let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
+    let sb: Vec<u64> = gb.iter().map(|g| g.0.score).collect();
+    let diffs: Vec<f64> = sa.iter().zip(&sb).map(|(&x, &y)| x as f64 - y as f64).collect();
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let se = sd / n.sqrt();
+    let t = if se > 0.0 { mean / se } else { 0.0 };
+    let p = 2.0 * normal_tail(t.abs());
+    let wins = diffs.iter().filter(|&&d| d > 0.0).count();
+    let losses = diffs.iter().filter(|&&d| d < 0.0).count();
+    let half = t95(n - 1.0) * se;
+    let report = serde_json::json!({
+        "a": ea.label(), "b": eb.label(), "games": a.games, "depth": a.search.depth,
+        "a_summary": summary(&sa), "b_summary": summary(&sb),
+        "mean_difference": mean, "difference_ci95": [mean - half, mean + half],
+        "paired_t": t, "p_two_sided_normal_approx": p, "a_wins": wins, "b_wins": losses,
+    });
+    if a.json.json {
+        return print_json(&report);
+    }
+    let (x, y) = (summary(&sa), summary(&sb));
+    println!("A {}: mean {:.0}, median {:.0}, best {}", ea.label(), x.mean, x.median, x.best);
+    println!("B {}: mean {:.0}, median {:.0}, best {}", eb.label(), y.mean, y.median, y.best);
+    println!(
+        "A - B over {} paired games: {mean:.0} (95% CI {:.0}..{:.0}), paired t = {t:.2}, p = {p:.4}; A better in {wins}, B in {losses}",
+        a.games,
+        mean - half,
+        mean + half
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// bench
+
+fn random_games_fast(rules: &Rules, seed: u64, games: u64) -> u64 {
+    let mut moves = 0u64;
+    for i in 0..games {
+        let s = bits::rng::sub_seed(seed, i);
+        let mut draws = RandomDraws::new(rules, s);
+        let mut pos = Position::new_game(rules, &mut draws);
+        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
+        while !pos.over {
+            let open = pos.board.open_columns();
+            let k = policy.below(u64::from(open.count_ones())) as u32;
+            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
+            pos.play_unchecked(rules, col, &mut draws);
+            moves += 1;
+        }
+    }
+    moves
+}
+
+fn random_games_reference(rules: &Rules, seed: u64, games: u64) -> u64 {
+    let mut moves = 0u64;
+    for i in 0..games {
+        let s = bits::rng::sub_seed(seed, i);
+        let mut draws = RandomDraws::new(rules, s);
+        let mut g = RefGame::from_position(&Position::new_game(rules, &mut draws));
+        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
+        while !g.over {
+            let open: u64 = (0..7).filter(|&c| g.grid[6][c] == 0).fold(0, |m, c| m | 1 << c);
+            let k = policy.below(u64::from(open.count_ones())) as u32;
+            let col = bits::iter::select_u64(open, k).unwrap_or(0) as usize;
+            g.play(rules, col, &mut draws);
+            moves += 1;
+        }
+    }
+    moves
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Positions from real games: depth-2 searched Hardcore games, every 7th position.
+fn harvest(seed: u64, n: usize) -> Vec<Position> {
+    let rules = Rules::new(Mode::Hardcore);
+    let mut s = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), Direct::new(14));
+    let mut out = Vec::new();
+    let mut g = 0;
+    while out.len() < n {
+        let mut draws = RandomDraws::new(&rules, bits::rng::sub_seed(seed ^ 0xBE7C, g));
+        let mut pos = Position::new_game(&rules, &mut draws);
+        let mut k = 0;
+        while !pos.over && out.len() < n {
+            if k % 7 == 3 {
+                out.push(pos);
+            }
+            let d = s.decide(&pos, 2);
+            pos.play_unchecked(&rules, d.best, &mut draws);
+            k += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+struct TimeJob<'a> {
+    rules: Rules,
+    positions: &'a [Position],
+    depth: u32,
+}
+
+impl Job for TimeJob<'_> {
+    /// (seconds, stats, every decision's values as bits)
+    type Out = (f64, Stats, Vec<[Option<u64>; 7]>);
+    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send,
+    {
+        let mut stats = Stats::default();
+        let mut values = Vec::new();
+        let start = Instant::now();
+        for p in self.positions {
+            // A fresh table per decision: the figure is the work one decision saves.
+            let mut s = Searcher::new(self.rules, ChanceModel::Exact, eval.clone(), make_table());
+            let d = s.decide(p, self.depth);
+            values.push(d.values.map(|v| v.map(f64::to_bits)));
+            stats += s.stats;
+        }
+        (start.elapsed().as_secs_f64(), stats, values)
+    }
+}
+
+#[derive(Serialize)]
+struct EngineBench {
+    games: u64,
+    moves_fast: u64,
+    moves_reference: u64,
+    fast_moves_per_second: f64,
+    reference_moves_per_second: f64,
+    ratio_median: f64,
+}
+
+#[derive(Serialize)]
+struct DecisionBench {
+    depth: u32,
+    table: &'static str,
+    positions: usize,
+    ms_per_decision_median: f64,
+    moves_per_decision: f64,
+    work_removed_vs_none: f64,
+    probes: u64,
+    hits: u64,
+    node_hit_rate: f64,
+    speedup_vs_none_median: f64,
+    values_identical_to_none: bool,
+}
+
+fn bench(a: BenchArgs) -> CliResult {
+    let depths: Vec<u32> = a
+        .depths
+        .split(',')
+        .map(|d| d.trim().parse::<u32>().ok().filter(|d| (1..=6).contains(d)))
+        .collect::<Option<_>>()
+        .ok_or_else(|| CliError::input(format!("--depths {:?}: a list of depths 1-6", a.depths)))?;
+    if a.games == 0 || a.positions == 0 {
+        return Err(CliError::input("--games and --positions must be at least 1"));
+    }
+    let rules = Rules::new(Mode::Hardcore);
+    // Engine throughput, fast and reference in the same run, alternating.
+    let (mut fast, mut refr, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut mf, mut mr) = (0, 0);
+    for run in 0..a.runs {
+        let seed = a.seed.seed.wrapping_add(u64::from(run));
+        let t = Instant::now();
+        mf = std::hint::black_box(random_games_fast(&rules, seed, a.games));
+        let tf = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        mr = std::hint::black_box(random_games_reference(&rules, seed, a.games));
+        let tr = t.elapsed().as_secs_f64();
+        if mf != mr {
+            return Err(CliError::failed("engine and reference played different games"));
+        }
+        fast.push(mf as f64 / tf);
+        refr.push(mr as f64 / tr);
+        ratios.push(tr / tf);
+    }
+    let engine = EngineBench {
+        games: a.games,
+        moves_fast: mf,
+        moves_reference: mr,
+        fast_moves_per_second: median(&mut fast),
+        reference_moves_per_second: median(&mut refr),
+        ratio_median: median(&mut ratios),
+    };
+    // Decisions on harvested positions.
+    let positions = harvest(a.seed.seed, a.positions);
+    let mut decisions = Vec::new();
+    let eval = EvalChoice::Crowding(Crowding::default());
+    for &depth in &depths {
+        let tables = [TableChoice::None, TableChoice::Direct, TableChoice::Two, TableChoice::Four];
+        let mut times: Vec<Vec<f64>> = vec![Vec::new(); 4];
+        let mut stats = [Stats::default(); 4];
+        let mut values: Vec<Vec<[Option<u64>; 7]>> = vec![Vec::new(); 4];
+        let mut speedups: Vec<Vec<f64>> = vec![Vec::new(); 4];
+        for _ in 0..a.runs {
+            let mut none_t = 0.0;
+            for (i, &t) in tables.iter().enumerate() {
+                let (secs, s, v) = dispatch(
+                    &eval,
+                    t,
+                    a.table_bits,
+                    TimeJob { rules, positions: &positions, depth },
+                );
+                if i == 0 {
+                    none_t = secs;
+                }
+                times[i].push(secs);
+                speedups[i].push(none_t / secs);
+                stats[i] = s;
+                values[i] = v;
+            }
+        }
+        for (i, &t) in tables.iter().enumerate() {
+            let s = stats[i];
+            decisions.push(DecisionBench {
+                depth,
+                table: t.name(),
+                positions: positions.len(),
+                ms_per_decision_median: median(&mut times[i]) * 1e3 / positions.len() as f64,
+                moves_per_decision: s.moves as f64 / positions.len() as f64,
+                work_removed_vs_none: 1.0 - s.moves as f64 / stats[0].moves as f64,
+                probes: s.probes,
+                hits: s.hits,
+                node_hit_rate: if s.probes > 0 { s.hits as f64 / s.probes as f64 } else { 0.0 },
+                speedup_vs_none_median: median(&mut speedups[i]),
+                values_identical_to_none: values[i] == values[0],
+            });
+        }
+    }
+    let ok = decisions.iter().all(|d| d.values_identical_to_none);
+    if a.json.json {
+        print_json(
+            &serde_json::json!({"engine": engine, "decisions": decisions, "runs": a.runs, "seed": a.seed.seed}),
+        )?;
+    } else {
+        println!(
+            "engine (Hardcore, random policy, {} games x {} runs, one thread):",
+            a.games, a.runs
+        );
+        println!(
+            "  fast {:.2} M moves/s, reference {:.2} M moves/s, ratio {:.1}x (median of per-run ratios)",
+            engine.fast_moves_per_second / 1e6,
+            engine.reference_moves_per_second / 1e6,
+            engine.ratio_median
+        );
+        println!(
+            "decisions on {} harvested positions (all 7 values at chance nodes):",
+            positions.len()
+        );
+        println!("  depth table    ms/decision  moves/decision  work removed  hit rate  speedup  same values");
+        for d in &decisions {
+            println!(
+                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>12.1}% {:>8.2}% {:>7.2}x  {}",
+                d.depth,
+                d.table,
+                d.ms_per_decision_median,
+                d.moves_per_decision,
+                d.work_removed_vs_none * 100.0,
+                d.node_hit_rate * 100.0,
+                d.speedup_vs_none_median,
+                if d.values_identical_to_none { "yes" } else { "NO" }
+            );
+        }
+    }
+    if !ok {
+        return Err(CliError::failed("a table changed a decision value"));
+    }
+    Ok(())
+}

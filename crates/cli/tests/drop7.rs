@@ -1,0 +1,73 @@
+//! End-to-end checks of `bitarcade drop7`: play, record and replay, decide, bad input.
+
+use std::process::{Command, Output};
+
+fn bitarcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitarcade"))
+        .args(args)
+        .env_remove("BITARCADE_PEXT")
+        .output()
+        .expect("the bitarcade binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+const START: &str =
+    "......./......./......./......./......./......./####### next=4 level=1 drops=5 score=0";
+
+#[test]
+fn play_is_thread_independent_and_records_replay() {
+    let dir = std::env::temp_dir().join(format!("drop7-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("games.json");
+    let rec_s = rec.to_str().unwrap();
+    let args = ["drop7", "play", "--depth", "1", "--games", "3", "--seed", "5", "--json"];
+    let one = json(&bitarcade(&[&args[..], &["-j", "1", "--record", rec_s]].concat()));
+    let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
+    assert_eq!(one["results"], two["results"]);
+    assert_eq!(one["summary"]["games"], 3);
+    assert!(one["summary"]["mean"].as_f64().unwrap() > 0.0);
+    let ok = json(&bitarcade(&["drop7", "replay", rec_s, "--json"]));
+    assert_eq!(ok["ok"], true);
+    assert_eq!(ok["games"][0]["score"], one["results"][0]["score"]);
+    // A tampered score fails the replay with exit code 1 and names the turn.
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let s = v[0]["turns"][3]["score"].as_u64().unwrap();
+    v[0]["turns"][3]["score"] = (s + 7).into();
+    std::fs::write(&rec, v.to_string()).unwrap();
+    let bad = bitarcade(&["drop7", "replay", rec_s]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("turn 4"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn decide_gives_seven_values() {
+    let v = json(&bitarcade(&["drop7", "decide", START, "--depth", "2", "--json"]));
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 7);
+    let best = v["best_column"].as_u64().unwrap() as usize;
+    let max = values.iter().filter_map(|x| x.as_f64()).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(values[best - 1].as_f64().unwrap(), max);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["drop7", "decide", "......./......./z next=1 level=1 drops=5 score=0"],
+        vec!["drop7", "decide", &START.replace("next=4", "next=9")],
+        vec!["drop7", "play", "--mode", "arcade"],
+        vec!["drop7", "play", "--eval", "crowding:1,2"],
+        vec!["drop7", "play", "--table", "huge"],
+        vec!["drop7", "replay", "/nonexistent/record.json"],
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
