@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod cells;
+pub mod fixtures;
 pub mod game;
 pub mod players;
 pub mod reference;

@@ -369,6 +369,13 @@ impl HamCycle {
     }
 }
 
+/// Shortcuts are taken while the snake is shorter than `SHORTCUT_NUM / SHORTCUT_DEN` of the
+/// board; longer snakes follow the cycle. Every shortcut leaves skipped cells behind the head,
+/// and a fruit that later lands in one costs a lap; measured on 10 x 10 (400 games), stopping at
+/// 0.45 of the board beat 0.25 (1,806 moves), 0.5 (1,661), 0.65 (1,867) and never (2,540).
+const SHORTCUT_NUM: usize = 9;
+const SHORTCUT_DEN: usize = 20;
+
 /// `cycle`: a Hamiltonian cycle with safe shortcuts (see the module docs).
 struct Cycle {
     size: Size,
@@ -377,7 +384,7 @@ struct Cycle {
     plan_for: Option<usize>,
     fallback: Lookahead,
     parent: Vec<u16>,
-    queue: Vec<u16>,
+    dist: Vec<u32>,
 }
 
 impl Cycle {
@@ -391,7 +398,7 @@ impl Cycle {
             plan_for: None,
             fallback: Lookahead::new(size),
             parent: vec![0; n],
-            queue: vec![0; n],
+            dist: vec![u32::MAX; n],
         })
     }
 
@@ -422,40 +429,46 @@ impl Cycle {
         // With a lone head, stop short of the cell before the tail: a snake of two whose head
         // sits there could only go on by reversing onto its neck.
         let cap = self.size.cells() - if b.len() == 1 { 2 } else { 1 };
-        let rf = self.rel(fruit, tail).min(cap);
-        let mut visited = *b.occupied();
-        self.queue[0] = head as u16;
-        let (mut qh, mut qt) = (0, 1);
-        while qh < qt {
-            let c = usize::from(self.queue[qh]);
-            qh += 1;
-            let rc = self.rel(c, tail);
-            for d in Dir::ALL {
-                let Some(n) = self.size.step(c, d) else { continue };
-                if visited.contains(n) {
-                    continue;
-                }
-                let rn = self.rel(n, tail);
-                if rn <= rc || rn > rf {
-                    continue;
-                }
-                visited.insert(n);
-                self.parent[n] = c as u16;
-                if n == fruit {
-                    self.plan.clear();
-                    let mut x = fruit;
-                    while x != head {
-                        self.plan.push(x);
-                        x = usize::from(self.parent[x]);
-                    }
-                    self.plan.reverse();
-                    return true;
-                }
-                self.queue[qt] = n as u16;
-                qt += 1;
-            }
+        let rf = self.rel(fruit, tail);
+        if rf > cap {
+            return false;
         }
-        false
+        let rh = self.rel(head, tail);
+        let n = self.size.cells();
+        let base = usize::from(self.cyc.order[tail]);
+        // The cells with r in (rh, rf] are empty and edges only go up in r: a DAG, relaxed in
+        // order of r, so one pass finds the fewest moves.
+        self.dist[rh] = 0;
+        for p in rh + 1..=rf {
+            let c = usize::from(self.cyc.cells[(base + p) % n]);
+            let mut best = u32::MAX;
+            for d in Dir::ALL {
+                let Some(m) = self.size.step(c, d) else { continue };
+                let rm = self.rel(m, tail);
+                if rm < rh || rm >= p || self.dist[rm] == u32::MAX {
+                    continue;
+                }
+                let cost = self.dist[rm] + 1;
+                if cost < best {
+                    best = cost;
+                    self.parent[c] = m as u16;
+                }
+            }
+            self.dist[p] = best;
+        }
+        let reached = self.dist[rf] != u32::MAX;
+        self.dist[rh..=rf].fill(u32::MAX);
+        if !reached {
+            return false;
+        }
+        self.plan.clear();
+        let mut x = fruit;
+        while x != head {
+            self.plan.push(x);
+            x = usize::from(self.parent[x]);
+        }
+        self.plan.reverse();
+        true
     }
 }
 
@@ -473,7 +486,7 @@ impl Player for Cycle {
         let tail = b.tail();
         if let Some(fruit) = b.fruit() {
             let ahead = self.rel(fruit, tail) > self.rel(head, tail);
-            if ahead {
+            if ahead && b.len() * SHORTCUT_DEN < SHORTCUT_NUM * self.size.cells() {
                 let valid = self.plan_for == Some(fruit)
                     && self.plan.first().is_some_and(|&c| self.size.manhattan(head, c) == 1);
                 if valid || self.plan_route(b, fruit) {

@@ -29,9 +29,12 @@ use bits::stamp::Stamp;
 use bits::StampSet;
 
 use crate::board::{Dir, Size};
-use crate::cells::Cells;
+use crate::cells::{Cells, MAX_CELLS};
 
 const NONE: u16 = u16::MAX;
+/// Cell indices are below `MAX_CELLS` (a power of two): `& MASK` lets the compiler drop the
+/// bounds checks on the per-cell arrays, which are all `MAX_CELLS` long.
+const MASK: usize = MAX_CELLS - 1;
 
 /// A shortest route found by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +79,7 @@ pub struct Searcher<S: Stamp = u32> {
     g: Box<[u16]>,
     queue: Box<[u16]>,
     heap: BinaryHeap<Node>,
+    stack: Vec<u16>,
     seen: StampSet<S>,
     expanded: u64,
 }
@@ -91,15 +95,18 @@ impl<S: Stamp> Searcher<S> {
                 let (x, y) = size.xy(c);
                 (x as u8, y as u8)
             })
+            .chain(std::iter::repeat((0, 0)))
+            .take(MAX_CELLS)
             .collect();
         Searcher {
             size,
             nbr,
             xy,
-            parent: vec![NONE; n].into_boxed_slice(),
-            g: vec![0; n].into_boxed_slice(),
+            parent: vec![NONE; MAX_CELLS].into_boxed_slice(),
+            g: vec![0; MAX_CELLS].into_boxed_slice(),
             queue: vec![0; n].into_boxed_slice(),
             heap: BinaryHeap::with_capacity(4 * n + 4),
+            stack: Vec::with_capacity(4 * n + 4),
             seen: StampSet::new(n),
             expanded: 0,
         }
@@ -172,12 +179,12 @@ impl<S: Stamp> Searcher<S> {
             let c = usize::from(self.queue[qh]);
             qh += 1;
             self.expanded += 1;
-            for &n in &self.nbr[c] {
+            for &n in &self.nbr[c & MASK] {
                 if n == NONE || visited.contains(usize::from(n)) {
                     continue;
                 }
                 visited.insert(usize::from(n));
-                self.parent[usize::from(n)] = c as u16;
+                self.parent[usize::from(n) & MASK] = c as u16;
                 if usize::from(n) == to {
                     return Some(self.route_to(from, to));
                 }
@@ -194,40 +201,60 @@ impl<S: Stamp> Searcher<S> {
         if from == to {
             return None;
         }
+        let (tx, ty) = self.xy[to];
         self.seen.begin();
         self.heap.clear();
+        self.stack.clear();
         self.seen.insert(from);
         self.g[from] = 0;
-        self.heap.push(Node { key: (self.manhattan(from, to) << 16) | 0xFFFF, cell: from as u16 });
-        while let Some(Node { key, cell }) = self.heap.pop() {
-            let c = usize::from(cell);
-            let gc = 0xFFFF - (key & 0xFFFF) as u16;
-            if gc != self.g[c] {
-                continue; // a stale entry: c was reached more cheaply since
-            }
+        self.stack.push(from as u16);
+        loop {
+            // Cells on the stack have the least f of all open cells: take them first, deepest
+            // first; the heap holds the rest, keyed by (f, -g).
+            let c = if let Some(c) = self.stack.pop() {
+                usize::from(c)
+            } else if let Some(Node { key, cell }) = self.heap.pop() {
+                let c = usize::from(cell);
+                if 0xFFFF - (key & 0xFFFF) as u16 != self.g[c & MASK] {
+                    continue; // a stale entry: c was reached more cheaply since
+                }
+                c
+            } else {
+                return None;
+            };
             self.expanded += 1;
+            let gc = self.g[c & MASK];
+            let (cx, cy) = self.xy[c & MASK];
+            let hc = u32::from(cx.abs_diff(tx)) + u32::from(cy.abs_diff(ty));
+            // Which moves bring the head closer (h - 1) and which take it away (h + 1):
+            // up, right, down, left, as in `nbr`.
+            let closer = [cy > ty, cx < tx, cy < ty, cx > tx];
             let ng = gc + 1;
-            for &n in &self.nbr[c] {
+            let away_key = ((u32::from(ng) + hc + 1) << 16) | u32::from(0xFFFF - ng);
+            for (k, &n) in self.nbr[c & MASK].iter().enumerate() {
                 let nu = usize::from(n);
                 if n == NONE {
                     continue;
                 }
                 if nu == to {
-                    self.parent[nu] = cell;
+                    self.parent[nu & MASK] = c as u16;
                     return Some(self.route_to(from, to));
                 }
-                if blocked.contains(nu) {
+                if blocked.contains(nu & MASK) {
                     continue;
                 }
-                if self.seen.insert(nu) || ng < self.g[nu] {
-                    self.g[nu] = ng;
-                    self.parent[nu] = cell;
-                    let f = u32::from(ng) + self.manhattan(nu, to);
-                    self.heap.push(Node { key: (f << 16) | u32::from(0xFFFF - ng), cell: n });
+                if self.seen.insert(nu) || ng < self.g[nu & MASK] {
+                    self.g[nu & MASK] = ng;
+                    self.parent[nu & MASK] = c as u16;
+                    if closer[k] {
+                        // Same f as c, the least: no need to go through the heap.
+                        self.stack.push(n);
+                    } else {
+                        self.heap.push(Node { key: away_key, cell: n });
+                    }
                 }
             }
         }
-        None
     }
 }
 
