@@ -802,6 +802,26 @@ fn random_games_reference(rules: &Rules, seed: u64, games: u64) -> u64 {
     moves
 }
 
+/// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`), so
+/// throughput per core can be measured on a machine shared with other work.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Wall seconds and, when available, CPU seconds of `f`.
+fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, Option<f64>) {
+    let c0 = thread_cpu_ns();
+    let t = Instant::now();
+    let r = f();
+    let wall = t.elapsed().as_secs_f64();
+    let cpu = match (c0, thread_cpu_ns()) {
+        (Some(a), Some(b)) if b > a => Some((b - a) as f64 * 1e-9),
+        _ => None,
+    };
+    (r, wall, cpu)
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
@@ -870,6 +890,11 @@ struct EngineBench {
     moves_reference: u64,
     fast_moves_per_second: f64,
     reference_moves_per_second: f64,
+    /// Moves per second of thread CPU time (per core, unaffected by other load).
+    fast_moves_per_cpu_second: Option<f64>,
+    /// The reference's moves per second of thread CPU time.
+    reference_moves_per_cpu_second: Option<f64>,
+    /// Reference time / fast time (CPU time when available), median over runs.
     ratio_median: f64,
 }
 
@@ -901,21 +926,27 @@ fn bench(a: BenchArgs) -> CliResult {
     let rules = Rules::new(Mode::Hardcore);
     // Engine throughput, fast and reference in the same run, alternating.
     let (mut fast, mut refr, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut fast_cpu, mut ref_cpu) = (Vec::new(), Vec::new());
     let (mut mf, mut mr) = (0, 0);
     for run in 0..a.runs {
         let seed = a.seed.seed.wrapping_add(u64::from(run));
-        let t = Instant::now();
-        mf = std::hint::black_box(random_games_fast(&rules, seed, a.games));
-        let tf = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        mr = std::hint::black_box(random_games_reference(&rules, seed, a.games));
-        let tr = t.elapsed().as_secs_f64();
+        let (m, tf, cf) = timed(|| std::hint::black_box(random_games_fast(&rules, seed, a.games)));
+        mf = m;
+        let (m, tr, cr) =
+            timed(|| std::hint::black_box(random_games_reference(&rules, seed, a.games)));
+        mr = m;
         if mf != mr {
             return Err(CliError::failed("engine and reference played different games"));
         }
         fast.push(mf as f64 / tf);
         refr.push(mr as f64 / tr);
-        ratios.push(tr / tf);
+        if let (Some(cf), Some(cr)) = (cf, cr) {
+            fast_cpu.push(mf as f64 / cf);
+            ref_cpu.push(mr as f64 / cr);
+            ratios.push(cr / cf);
+        } else {
+            ratios.push(tr / tf);
+        }
     }
     let engine = EngineBench {
         games: a.games,
@@ -923,6 +954,8 @@ fn bench(a: BenchArgs) -> CliResult {
         moves_reference: mr,
         fast_moves_per_second: median(&mut fast),
         reference_moves_per_second: median(&mut refr),
+        fast_moves_per_cpu_second: (!fast_cpu.is_empty()).then(|| median(&mut fast_cpu)),
+        reference_moves_per_cpu_second: (!ref_cpu.is_empty()).then(|| median(&mut ref_cpu)),
         ratio_median: median(&mut ratios),
     };
     // Decisions on harvested positions.
@@ -981,11 +1014,20 @@ fn bench(a: BenchArgs) -> CliResult {
             a.games, a.runs
         );
         println!(
-            "  fast {:.2} M moves/s, reference {:.2} M moves/s, ratio {:.1}x (median of per-run ratios)",
+            "  wall: fast {:.2} M moves/s, reference {:.2} M moves/s",
             engine.fast_moves_per_second / 1e6,
             engine.reference_moves_per_second / 1e6,
-            engine.ratio_median
         );
+        if let (Some(f), Some(r)) =
+            (engine.fast_moves_per_cpu_second, engine.reference_moves_per_cpu_second)
+        {
+            println!(
+                "  per CPU second: fast {:.2} M moves/s, reference {:.2} M moves/s",
+                f / 1e6,
+                r / 1e6
+            );
+        }
+        println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
         println!(
             "decisions on {} harvested positions (all 7 values at chance nodes):",
             positions.len()

@@ -317,6 +317,13 @@ pub enum BoardError {
         /// Column.
         col: usize,
     },
+    /// A disc would pop: positions in a game are always at rest.
+    Unstable {
+        /// Row (0 at the bottom).
+        row: usize,
+        /// Column.
+        col: usize,
+    },
 }
 
 impl fmt::Display for BoardError {
@@ -333,6 +340,12 @@ impl fmt::Display for BoardError {
                 SIZE - row
             ),
             BoardError::Overflow { col } => write!(f, "column {} has bits above row 6", col + 1),
+            BoardError::Unstable { row, col } => write!(
+                f,
+                "the disc at column {}, text row {} would pop: a position must be at rest",
+                col + 1,
+                SIZE - row
+            ),
         }
     }
 }
@@ -417,7 +430,13 @@ fn parse_rows<'a>(rows: impl Iterator<Item = &'a str>) -> Result<Board, ParseErr
             cells[SIZE - 1 - i][c] = v;
         }
     }
-    Board::from_cells(&cells).map_err(ParseError::Board)
+    let board = Board::from_cells(&cells).map_err(ParseError::Board)?;
+    let pop = crate::engine::poppers(board.cols());
+    if let Some(c) = pop.iter().position(|&p| p != 0) {
+        let row = (pop[c].trailing_zeros() / 4) as usize;
+        return Err(ParseError::Board(BoardError::Unstable { row, col: c }));
+    }
+    Ok(board)
 }
 
 impl FromStr for Board {
@@ -537,7 +556,7 @@ mod tests {
 
     #[test]
     fn text_round_trip_and_errors() {
-        let t = "......./......./..7..../..x..../..#3.../1234567/####### next=# level=3 drops=2 score=12345 over";
+        let t = "......./......./..6..../..x..../..#4.../3#6#4#5/####### next=# level=3 drops=2 score=12345 over";
         let p: Position = t.parse().unwrap();
         assert_eq!(p.to_string(), t);
         assert_eq!(p.board.get(2, 3), CRACKED);
@@ -549,6 +568,11 @@ mod tests {
             Err(ParseError::Board(BoardError::Floating { .. }))
         ));
         assert!(matches!("......./z".parse::<Board>(), Err(ParseError::RowCount(2))));
+        let unstable = t.replace("3#6#4#5", "2#6#4#5");
+        assert!(matches!(
+            unstable.parse::<Position>(),
+            Err(ParseError::Board(BoardError::Unstable { row: 1, col: 0 }))
+        ));
         let bad = t.replace("next=#", "next=9");
         assert!(matches!(bad.parse::<Position>(), Err(ParseError::BadField(_))));
     }
@@ -556,9 +580,9 @@ mod tests {
     #[test]
     fn rise_shifts_up() {
         let mut b: Board =
-            "......./......./......./......./......./......./1234567".parse().unwrap();
+            "......./......./......./......./......./......./2345662".parse().unwrap();
         b.rise();
-        assert_eq!(b.to_string(), "......./......./......./......./......./1234567/#######");
+        assert_eq!(b.to_string(), "......./......./......./......./......./2345662/#######");
         assert_eq!(b.gray_counts(), (7, 0));
         assert_eq!(b.disc_count(), 14);
     }

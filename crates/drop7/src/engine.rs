@@ -268,8 +268,58 @@ impl<D: Draws> Draws for Recording<D> {
     }
 }
 
-/// One wave's marked discs, as flag words per column (for tests and tools).
+/// Run lengths of a 7-bit row occupancy mask: nibble `c` of `RUNS[m]` is the length of the
+/// run of set bits through bit `c` (0 where bit `c` is clear).
+pub const RUNS: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut m = 0;
+    while m < 128 {
+        let mut c = 0;
+        while c < 7 {
+            if m >> c & 1 != 0 {
+                let mut lo = c;
+                while lo > 0 && m >> (lo - 1) & 1 != 0 {
+                    lo -= 1;
+                }
+                let mut hi = c;
+                while hi < 6 && m >> (hi + 1) & 1 != 0 {
+                    hi += 1;
+                }
+                t[m] |= ((hi - lo + 1) as u32) << (4 * c);
+            }
+            c += 1;
+        }
+        m += 1;
+    }
+    assert!(t[0b111_1111] == 0x0777_7777 && t[0b101] == 0x101);
+    t
+};
+
+/// After a disc lands at (`col`, `row`) on a board that was at rest, only the cells of that
+/// column (its height changed) and of that row (its runs changed) can be marked in the first
+/// wave. This tests exactly those: the column with one SWAR compare against its height, the
+/// row by gathering its seven nibbles and comparing them with the run-length table entry of
+/// its occupancy mask. `false` means the first wave marks nothing.
 #[inline]
+pub fn landing_may_pop(cols: &[u32; SIZE], col: usize, row: u32) -> bool {
+    let w = cols[col];
+    let h = (row + 1) * ONES;
+    if nonzero_nibbles(w) & !nonzero_nibbles(w ^ h) != 0 {
+        return true;
+    }
+    let shift = 4 * row;
+    let mut values = 0u32;
+    let mut occ = 0usize;
+    for (c, &w) in cols.iter().enumerate() {
+        let v = (w >> shift) & 0xF;
+        values |= v << (4 * c);
+        occ |= usize::from(v != 0) << c;
+    }
+    nonzero_nibbles(values) & !nonzero_nibbles(values ^ RUNS[occ]) != 0
+}
+
+/// One wave's marked discs, as flag words per column (for tests and tools).
+#[inline(always)]
 pub fn poppers(cols: &[u32; SIZE]) -> [u32; SIZE] {
     let mut occ = [0u32; SIZE];
     for c in 0..SIZE {
@@ -304,10 +354,10 @@ pub fn resolve<D: Draws>(board: &mut Board, first_chain: u32, draws: &mut D) -> 
     let mut points = 0u64;
     loop {
         let pop = poppers(cols);
-        let marked: u32 = pop.iter().map(|p| p.count_ones()).sum();
-        if marked == 0 {
+        if pop.iter().fold(0, |a, &p| a | p) == 0 {
             return (n - first_chain, points);
         }
+        let marked: u32 = pop.iter().map(|p| p.count_ones()).sum();
         points += u64::from(marked) * chain_value(n);
         // Gray hits for the whole board: four shifted popper words and a parallel counter.
         let mut reveal_any = 0u32;
@@ -440,8 +490,15 @@ impl Position {
     pub fn drop_and_resolve<D: Draws>(&mut self, rules: &Rules, col: usize, draws: &mut D) -> Turn {
         debug_assert!(!self.over && self.board.can_drop(col));
         let start = self.score;
+        let row = self.board.height(col);
         self.board.drop_code(col, self.next.code());
-        let (mut waves, pts) = resolve(&mut self.board, 1, draws);
+        // Positions at rest are an invariant (parsing checks it, every turn restores it), so
+        // a landing that marks nothing in its row and column ends the turn's first resolve.
+        let (mut waves, pts) = if landing_may_pop(self.board.cols(), col, row) {
+            resolve(&mut self.board, 1, draws)
+        } else {
+            (0, 0)
+        };
         self.score += pts;
         if self.board.is_empty() {
             self.score += CLEAR_BONUS;
@@ -510,21 +567,52 @@ mod tests {
 
     #[test]
     fn a_simple_cascade() {
-        // A 2 on a 1-high column: its column run is 1, row run 2 (with the 5 beside it).
-        let mut pos: Position = "......./......./......./......./......./......./25..... next=1 level=1 drops=5 score=0"
-            .parse()
-            .unwrap();
+        // 3 and 5 at rest; a 1 dropped beside them makes a row run of 3: the 3 pops (row run
+        // 3) and so does the 1 (column run 1), in one wave.
+        let mut pos: Position =
+            "......./......./......./......./......./......./35..... next=1 level=1 drops=5 score=0"
+                .parse()
+                .unwrap();
         let rules = Rules::new(Mode::Hardcore);
         let mut d = ListDraws { discs: vec![Disc::number(3).unwrap()], ..Default::default() };
-        // Drop a 1 on column 3: row run becomes 3, the 1 pops (column run 1), then the 2
-        // (row run 2) pops in wave 2.
         let t = pos.play(&rules, 2, &mut d).unwrap();
-        assert_eq!(t.waves, 2);
-        assert_eq!(pos.score, 7 + 39);
+        assert_eq!(t.waves, 1);
+        assert_eq!(pos.score, 2 * 7);
         assert_eq!(
             pos.board.to_string(),
             "......./......./......./......./......./......./.5....."
         );
+    }
+
+    #[test]
+    fn landing_check_matches_full_poppers() {
+        // On boards at rest, the landing test agrees with a full popper scan after a drop.
+        let mut rng = bits::Rng::new(3);
+        let mut checked = 0;
+        while checked < 20_000 {
+            let mut b = Board::EMPTY;
+            for _ in 0..rng.below(30) {
+                let c = rng.below(7) as usize;
+                if b.can_drop(c) {
+                    let v = if rng.below(4) == 0 { 8 } else { 1 + rng.below(7) as u8 };
+                    let mut t = b;
+                    t.drop_code(c, v);
+                    if poppers(t.cols()).iter().all(|&p| p == 0) {
+                        b = t;
+                    }
+                }
+            }
+            for c in 0..7 {
+                if b.can_drop(c) {
+                    let row = b.height(c);
+                    let mut t = b;
+                    t.drop_code(c, 1 + rng.below(7) as u8);
+                    let full = poppers(t.cols()).iter().any(|&p| p != 0);
+                    assert_eq!(landing_may_pop(t.cols(), c, row), full, "{t} column {c}");
+                    checked += 1;
+                }
+            }
+        }
     }
 
     #[test]
