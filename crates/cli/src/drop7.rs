@@ -8,7 +8,7 @@ use drop7::engine::{ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable,
-    PointsOnly, SearchDraws, Searcher, SetAssoc, Stats, Table,
+    PointsOnly, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
 };
 use drop7::trace::{verify, GameRecord};
 use drop7::{Mode, Position, Rules};
@@ -33,7 +33,8 @@ enum Drop7Command {
         bitarcade drop7 play --mode hardcore --seed 1 --depth 3\n  \
         bitarcade drop7 play --depth 3 --games 64 --json\n  \
         bitarcade drop7 play --depth 2 --games 1 --record game.json && bitarcade drop7 replay game.json\n  \
-        bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2")]
+        bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2\n  \
+        printf '4#2715#36\\n6457513\\n' | bitarcade drop7 play --mode sequence --stream - --depth 2")]
     Play(PlayArgs),
     /// The value of every column for a position (text form), and the best one.
     #[command(after_help = "Examples:\n  \
@@ -104,6 +105,10 @@ struct PlayArgs {
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 100_000)]
     max_moves: u32,
+    /// Sequence mode's stream (`-` for stdin): line 1 the discs (1-7, # for gray), line 2
+    /// the reveal values in the engine's order. The game stops when the discs run out.
+    #[arg(long, value_name = "FILE")]
+    stream: Option<PathBuf>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -249,6 +254,7 @@ fn chance_of(o: &SearchOpts) -> ChanceModel {
 #[derive(Clone, Debug)]
 enum EvalChoice {
     Crowding(Crowding),
+    Shape(Shape),
     Points,
 }
 
@@ -258,24 +264,27 @@ impl EvalChoice {
         match s.split_once(':') {
             None if s == "points" => Ok(EvalChoice::Points),
             None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
-            Some(("crowding", w)) => {
+            None if s == "shape" => Ok(EvalChoice::Shape(Shape::default())),
+            Some((name @ ("crowding" | "shape"), w)) => {
                 let v: Vec<f64> = w
                     .split(',')
                     .map(|x| x.trim().parse::<f64>())
                     .collect::<Result<_, _>>()
                     .map_err(|_| bad("weights must be numbers"))?;
-                if v.len() != 5 || v.iter().any(|x| !x.is_finite()) {
-                    return Err(bad("crowding takes 5 weights: DISC,SOLID,CRACKED,TALL,FULL"));
+                let want = if name == "crowding" { 5 } else { 6 };
+                if v.len() != want || v.iter().any(|x| !x.is_finite()) {
+                    return Err(bad(
+                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH",
+                    ));
                 }
-                Ok(EvalChoice::Crowding(Crowding {
-                    disc: v[0],
-                    solid: v[1],
-                    cracked: v[2],
-                    tall: v[3],
-                    full: v[4],
-                }))
+                let c = Crowding { disc: v[0], solid: v[1], cracked: v[2], tall: v[3], full: v[4] };
+                Ok(if name == "crowding" {
+                    EvalChoice::Crowding(c)
+                } else {
+                    EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] })
+                })
             }
-            _ => Err(bad("use crowding, crowding:W1,W2,W3,W4,W5 or points")),
+            _ => Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6] or points")),
         }
     }
 
@@ -284,6 +293,13 @@ impl EvalChoice {
             EvalChoice::Points => "points".into(),
             EvalChoice::Crowding(c) => {
                 format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
+            }
+            EvalChoice::Shape(s) => {
+                let c = s.crowding;
+                format!(
+                    "shape:{},{},{},{},{},{}",
+                    c.disc, c.solid, c.cracked, c.tall, c.full, s.mismatch
+                )
             }
         }
     }
@@ -344,6 +360,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
     }
     match eval {
         EvalChoice::Crowding(c) => with_table(*c, table, bits, job),
+        EvalChoice::Shape(s) => with_table(*s, table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }
@@ -497,10 +514,77 @@ fn run_batch(
     Ok((checked, secs))
 }
 
+struct SequenceJob {
+    rules: Rules,
+    chance: ChanceModel,
+    draws: ListDraws,
+    depth: u32,
+    max_moves: u32,
+}
+
+impl Job for SequenceJob {
+    type Out = (GameResult, Option<GameRecord>);
+    fn run<E, T>(mut self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send,
+    {
+        let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
+        let start = Position::start(&self.rules, drop7::Board::GRAY_ROW, &mut self.draws);
+        let n = self.draws.discs.len();
+        drop7::search::play_from(
+            &mut s,
+            start,
+            self.draws,
+            None,
+            self.depth,
+            self.max_moves,
+            true,
+            move |d: &ListDraws| d.disc_pos >= n,
+        )
+    }
+}
+
+fn sequence_game(
+    a: &PlayArgs,
+    eval: &EvalChoice,
+) -> CliResult<(Vec<(GameResult, GameRecord)>, f64)> {
+    let path =
+        a.stream.as_ref().ok_or_else(|| CliError::input("--mode sequence needs --stream FILE"))?;
+    if a.games != 1 {
+        return Err(CliError::input("--mode sequence plays its one stream: use --games 1"));
+    }
+    let text = read_input(path)?;
+    let draws = ListDraws::parse_stream(&text)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let rules = rules_of(&a.search)?;
+    let table = TableChoice::parse(&a.search.table)?;
+    let start = Instant::now();
+    let job = SequenceJob {
+        rules,
+        chance: chance_of(&a.search),
+        draws,
+        depth: a.search.depth,
+        max_moves: a.max_moves,
+    };
+    let (res, rec) = dispatch(eval, table, a.search.table_bits, job);
+    let secs = start.elapsed().as_secs_f64();
+    let rec = rec.ok_or_else(|| CliError::failed("the game lost its record"))?;
+    verify(&rec).map_err(|e| CliError::failed(format!("the record does not replay: {e}")))?;
+    Ok((vec![(res, rec)], secs))
+}
+
 fn play(a: PlayArgs) -> CliResult {
     let eval = EvalChoice::parse("--eval", &a.search.eval)?;
-    let (games, secs) =
-        run_batch(&a.search, &eval, a.seed.seed, a.games, a.max_moves, &a.threads, "drop7 play")?;
+    let sequence = parse_mode(&a.search.mode)? == Mode::Sequence;
+    if a.stream.is_some() && !sequence {
+        return Err(CliError::input("--stream is only for --mode sequence"));
+    }
+    let (games, secs) = if sequence {
+        sequence_game(&a, &eval)?
+    } else {
+        run_batch(&a.search, &eval, a.seed.seed, a.games, a.max_moves, &a.threads, "drop7 play")?
+    };
     let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
     let work: u64 = games.iter().map(|g| g.0.stats.moves).sum();
     let report = PlayReport {
@@ -535,7 +619,7 @@ fn play(a: PlayArgs) -> CliResult {
                 g.score,
                 g.level,
                 g.moves,
-                if g.over { "" } else { "  (move cap)" }
+                if g.over { "" } else { "  (stopped before game over)" }
             );
         }
     }

@@ -71,3 +71,21 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn sequence_mode_plays_the_stream_and_rejects_bad_streams() {
+    let dir = std::env::temp_dir().join(format!("drop7-seq-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stream = dir.join("stream.txt");
+    std::fs::write(&stream, "4#2715#3612345\n6457513\n").unwrap();
+    let s = stream.to_str().unwrap();
+    let v = json(&bitarcade(&[
+        "drop7", "play", "--mode", "sequence", "--stream", s, "--depth", "1", "--json",
+    ]));
+    assert_eq!(v["results"][0]["moves"], 13);
+    std::fs::write(&stream, "4#2z\n").unwrap();
+    let bad = bitarcade(&["drop7", "play", "--mode", "sequence", "--stream", s]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1, column 4"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -216,6 +216,50 @@ pub struct ListDraws {
     pub exhausted: bool,
 }
 
+impl ListDraws {
+    /// Parses a Sequence-mode stream: the first non-empty line lists the next discs (`1`-`7`,
+    /// `#` for gray; spaces and commas ignored), the optional second line the values revealed
+    /// grays take, in the engine's reveal order (digits `1`-`7`). Errors name the line and
+    /// column.
+    pub fn parse_stream(text: &str) -> Result<ListDraws, String> {
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let (n, first) = lines.next().ok_or("the stream is empty")?;
+        let mut out = ListDraws::default();
+        for (i, ch) in first.chars().enumerate() {
+            if ch.is_whitespace() || ch == ',' {
+                continue;
+            }
+            out.discs.push(Disc::from_char(ch).ok_or_else(|| {
+                format!("line {}, column {}: {ch:?} is not a disc (1-7 or #)", n + 1, i + 1)
+            })?);
+        }
+        if let Some((n, second)) = lines.next() {
+            for (i, ch) in second.chars().enumerate() {
+                if ch.is_whitespace() || ch == ',' {
+                    continue;
+                }
+                match ch {
+                    '1'..='7' => out.reveals.push(ch as u8 - b'0'),
+                    _ => {
+                        return Err(format!(
+                            "line {}, column {}: {ch:?} is not a reveal value (1-7)",
+                            n + 1,
+                            i + 1
+                        ))
+                    }
+                }
+            }
+        }
+        if let Some((n, _)) = lines.next() {
+            return Err(format!("line {}: a stream has at most two lines", n + 1));
+        }
+        if out.discs.is_empty() {
+            return Err("the stream lists no discs".into());
+        }
+        Ok(out)
+    }
+}
+
 impl Draws for ListDraws {
     fn next_disc(&mut self) -> Disc {
         let d = self.discs.get(self.disc_pos).copied();

@@ -4,13 +4,14 @@
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::Crowding;
+use drop7::search::{Crowding, Shape};
 use drop7::{Mode, Rules};
 
 #[test]
 fn ten_thousand_hardcore_games_identical() {
     let rules = Rules::new(Mode::Hardcore);
-    let eval = Crowding::default();
+    // Shape contains Crowding: both leaf evaluators are checked on every state.
+    let eval = Shape::default();
     let mut turns = 0u64;
     for i in 0..10_000 {
         turns += u64::from(compare_random_game(&rules, sub_seed(0xD7, i), 10_000, &eval).unwrap());

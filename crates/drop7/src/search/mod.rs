@@ -25,7 +25,7 @@ use bits::rng::SplitMix64;
 use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
-pub use eval::{Crowding, Evaluator, PointsOnly};
+pub use eval::{Crowding, Evaluator, PointsOnly, Shape};
 pub use table::{Direct, Key, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.
@@ -261,9 +261,29 @@ pub fn play_game<E: Evaluator, T: Table>(
     record: bool,
 ) -> (GameResult, Option<GameRecord>) {
     let rules = searcher.rules;
-    let mut draws = Recording::new(RandomDraws::new(&rules, seed));
-    let mut pos = Position::new_game(&rules, &mut draws.inner);
-    let mut rec = record.then(|| GameRecord::new(rules, Some(seed), Some(depth), &pos));
+    let mut draws = RandomDraws::new(&rules, seed);
+    let start = Position::new_game(&rules, &mut draws);
+    play_from(searcher, start, draws, Some(seed), depth, max_moves, record, |_| false)
+}
+
+/// Plays from `start` with the searcher, drawing from `draws`, until the game ends, after
+/// `max_moves` moves, or when `exhausted(&draws)` says the stream has run out (Sequence
+/// mode; the final position's next disc is then a placeholder).
+#[allow(clippy::too_many_arguments)]
+pub fn play_from<E: Evaluator, T: Table, D: Draws>(
+    searcher: &mut Searcher<E, T>,
+    start: Position,
+    draws: D,
+    seed: Option<u64>,
+    depth: u32,
+    max_moves: u32,
+    record: bool,
+    exhausted: impl Fn(&D) -> bool,
+) -> (GameResult, Option<GameRecord>) {
+    let rules = searcher.rules;
+    let mut draws = Recording::new(draws);
+    let mut pos = start;
+    let mut rec = record.then(|| GameRecord::new(rules, seed, Some(depth), &pos));
     let mut moves = 0;
     let before = searcher.stats;
     while !pos.over && moves < max_moves {
@@ -275,6 +295,9 @@ pub fn play_game<E: Evaluator, T: Table>(
         if let Some(r) = rec.as_mut() {
             r.push(&prev, d.best, &turn, reveals, &pos);
         }
+        if exhausted(&draws.inner) {
+            break;
+        }
     }
     let s = searcher.stats;
     let stats = Stats {
@@ -284,6 +307,7 @@ pub fn play_game<E: Evaluator, T: Table>(
         probes: s.probes - before.probes,
         hits: s.hits - before.hits,
     };
+    let seed = seed.unwrap_or(0);
     (GameResult { seed, score: pos.score, level: pos.level, moves, over: pos.over, stats }, rec)
 }
 
