@@ -11,6 +11,9 @@ mod common;
 mod drop7;
 mod samegame;
 mod samegame_prove;
+mod snake;
+mod tetris;
+mod twenty48;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +45,13 @@ enum Command {
     Drop7(drop7::Drop7Args),
     /// SameGame: generate, solve (max score or full clear), show, prove, replay.
     Samegame(samegame::SameGameArgs),
+    /// Tetris perfect clears: solve (fumen in and out), sweep, bench, train, replay.
+    Tetris(tetris::TetrisArgs),
+    /// Snake: tournaments of the players (BFS, A*, longest, look-ahead, cycle), watch, play, replay, bench.
+    Snake(snake::SnakeArgs),
+    /// 2048: play batches with expectimax, bench against the reference engine, tune, replay.
+    #[command(name = "2048")]
+    Twenty48(twenty48::Twenty48Args),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -52,10 +62,32 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Bits(args) => bits_cmd::run(args),
         Command::Drop7(args) => drop7::run(args),
         Command::Samegame(args) => samegame::run(args),
+        Command::Tetris(args) => tetris::run(args),
+        Command::Snake(args) => snake::run(args),
+        Command::Twenty48(args) => twenty48::run(args),
     }
 }
 
+/// A closed stdout (`bitarcade ... | head`) is not an error worth a backtrace: exit quietly.
+/// Any other panic is a bug; it is reported by the default hook.
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() {
+    quiet_broken_pipe();
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
         eprintln!("bitarcade: error: {}", e.message());

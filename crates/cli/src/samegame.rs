@@ -102,6 +102,8 @@ enum EvalArg {
     Groups,
     /// Like groups, but the most frequent colour counts as one future group.
     Tabu,
+    /// Score plus the best of --playouts tabu-colour random playouts (strongest, slowest).
+    Rollout,
 }
 
 #[derive(Args, Debug)]
@@ -116,11 +118,17 @@ struct SolveArgs {
     #[arg(long, short = 'w', default_value_t = 1000)]
     width: usize,
     /// Objective of the score goal.
-    #[arg(long, value_enum, default_value_t = EvalArg::Tabu)]
+    #[arg(long, value_enum, default_value_t = EvalArg::Groups)]
     eval: EvalArg,
     /// Weight (percent) of the tabu colour's one-group value.
     #[arg(long, default_value_t = 100)]
     tabu_pct: i64,
+    /// Playouts per child for --eval rollout.
+    #[arg(long, default_value_t = 1)]
+    playouts: u32,
+    /// Clear goal: run only the given width (no 16, 64, 256, ... widening first).
+    #[arg(long)]
+    no_widen: bool,
     /// Penalty per tile in no removable group (clear goal).
     #[arg(long, default_value_t = 100)]
     clear_penalty: i64,
@@ -136,7 +144,7 @@ struct SolveArgs {
     /// Solve only board K (1-based) of a multi-board file.
     #[arg(long, value_name = "K")]
     board: Option<usize>,
-    /// Seed of the generated default board.
+    /// Seed of the generated default board and of the playouts.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Store every child board instead of replaying survivors (same answer; for measuring).
@@ -283,7 +291,11 @@ fn solve(a: SolveArgs) -> CliResult {
     let eval = match a.eval {
         EvalArg::Groups => Eval::Groups,
         EvalArg::Tabu => Eval::Tabu { tabu_pct: a.tabu_pct },
+        EvalArg::Rollout => Eval::Rollout { playouts: a.playouts },
     };
+    if a.playouts == 0 || a.playouts > 100_000 {
+        return Err(CliError::input("--playouts must be 1 to 100000"));
+    }
     let mut report = SolveReport {
         goal: match goal {
             Goal::Score => "score",
@@ -311,6 +323,8 @@ fn solve(a: SolveArgs) -> CliResult {
             eval,
             clear_penalty: a.clear_penalty,
             passes: if a.one_pass { Passes::One } else { Passes::Two },
+            widen: !a.no_widen,
+            seed: a.seed,
         };
         let start = Instant::now();
         let out = a.threads.install(|| beam::search(board, &cfg, None, |_| {}))?;

@@ -52,6 +52,14 @@ pub enum Eval {
         /// Weight of the tabu colour's one-group value, in percent.
         tabu_pct: i64,
     },
+    /// Score so far plus the best of `playouts` tabu-colour random playouts from the child
+    /// (the colour most frequent at the playout's start is not played while any other group
+    /// remains). Every playout is a finished game the search can return. The playouts draw
+    /// from `Rng::new(child_hash ^ seed ^ k * 0x9E3779B97F4A7C15)`, so results are reproducible.
+    Rollout {
+        /// Playouts per child.
+        playouts: u32,
+    },
 }
 
 /// Whether children's boards are stored (one pass) or replayed (two passes).
@@ -78,6 +86,11 @@ pub struct Config {
     pub clear_penalty: i64,
     /// One or two passes per layer (same answer).
     pub passes: Passes,
+    /// Clear goal only: try widths 16, 64, 256, ... up to `width`, stopping at the first
+    /// width that clears the board (same answer for the same settings, usually far faster).
+    pub widen: bool,
+    /// Seed of the playouts of [`Eval::Rollout`].
+    pub seed: u64,
 }
 
 impl Config {
@@ -87,9 +100,11 @@ impl Config {
             width: width.max(1),
             goal,
             rules: Rules::default(),
-            eval: Eval::Tabu { tabu_pct: 100 },
+            eval: Eval::Groups,
             clear_penalty: 100,
             passes: Passes::Two,
+            widen: true,
+            seed: 0,
         }
     }
 }
@@ -154,6 +169,8 @@ struct Finished {
     mv: Move,
     tiles_left: u32,
     cleared: bool,
+    /// The game ends with the playout of this seed from the child (Eval::Rollout).
+    rollout: Option<u64>,
 }
 
 const ROOT: u32 = u32::MAX;
@@ -190,7 +207,9 @@ fn objective(cfg: &Config, board: &Board, score: i64, groups: &Groups) -> i64 {
             score + pot - cfg.clear_penalty * i64::from(groups.loose)
         }
         Goal::Score => match cfg.eval {
-            Eval::Groups => score + list.iter().map(|g| rules.points(g.size)).sum::<i64>(),
+            Eval::Groups | Eval::Rollout { .. } => {
+                score + list.iter().map(|g| rules.points(g.size)).sum::<i64>()
+            }
             Eval::Tabu { tabu_pct } => {
                 let counts = board.color_counts();
                 let mut tabu = 0usize;
@@ -215,33 +234,95 @@ fn objective(cfg: &Config, board: &Board, score: i64, groups: &Groups) -> i64 {
     }
 }
 
-/// Expands one parent (`depth` = its number of moves): calls `sink` with each non-finished child's stub and board, and
-/// `done` with each finished child (no removable group left).
-#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
+/// Per-thread buffers.
+struct Scratch {
+    parent: Groups,
+    child: Groups,
+    roll: Groups,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch { parent: Groups::new(), child: Groups::new(), roll: Groups::new() }
+    }
+}
+
+/// One tabu-colour random playout from `board`: the most frequent colour is only played when
+/// no other group is left. Returns (points including a clear bonus, moves, tiles left), and
+/// appends the moves to `moves` if given.
+fn playout(
+    board: &Board,
+    rules: &Rules,
+    seed: u64,
+    g: &mut Groups,
+    mut moves: Option<&mut Vec<Move>>,
+) -> (i64, usize, u32) {
+    let mut b = board.clone();
+    let mut rng = bits::Rng::new(seed);
+    let counts = b.color_counts();
+    let mut tabu = 0usize;
+    for c in 1..MAX_COLORS {
+        if counts[c] > counts[tabu] {
+            tabu = c;
+        }
+    }
+    let (mut pts, mut len) = (0i64, 0usize);
+    loop {
+        let list = g.find(&b, rules.min_group);
+        if list.is_empty() {
+            break;
+        }
+        let free = list.iter().filter(|x| usize::from(x.color) != tabu).count();
+        let pick = if free > 0 {
+            let k = rng.below(free as u64) as usize;
+            *list.iter().filter(|x| usize::from(x.color) != tabu).nth(k).expect("k < free")
+        } else {
+            list[rng.below(list.len() as u64) as usize]
+        };
+        if let Some(m) = moves.as_deref_mut() {
+            m.push((pick.x, pick.y));
+        }
+        g.remove(&mut b, &pick);
+        pts += rules.points(pick.size);
+        len += 1;
+    }
+    if b.is_clear() {
+        pts += rules.clear_bonus;
+    }
+    (pts, len, b.tiles())
+}
+
+fn playout_seed(cfg: &Config, child_hash: u64, k: u32) -> u64 {
+    child_hash ^ cfg.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Expands one parent (`depth` = its number of moves): calls `sink` with each unfinished
+/// child's stub and board, and `done` with finished games (a child with no removable group,
+/// or the best playout of the parent's children).
 fn expand_one(
     cfg: &Config,
     parent: &Node,
     index: u32,
-    g_parent: &mut Groups,
-    g_child: &mut Groups,
+    depth: usize,
+    sc: &mut Scratch,
     mut sink: impl FnMut(Stub, &Board),
     mut done: impl FnMut(Finished),
-    depth: usize,
 ) -> u64 {
     let rules = &cfg.rules;
-    g_parent.find(&parent.board, rules.min_group);
+    sc.parent.find(&parent.board, rules.min_group);
     let mut nodes = 0;
-    for (gi, g) in g_parent.list().iter().enumerate() {
+    let mut best_roll: Option<Finished> = None;
+    for (gi, g) in sc.parent.list().iter().enumerate() {
         nodes += 1;
         let mut child = parent.board.clone();
-        g_parent.remove(&mut child, g);
+        sc.parent.remove(&mut child, g);
         let mut score = parent.score + rules.points(g.size);
         let mv = (g.x, g.y);
         if child.is_clear() {
             score += rules.clear_bonus;
         }
-        g_child.find(&child, rules.min_group);
-        if g_child.list().is_empty() {
+        sc.child.summarize(&child, rules.min_group);
+        if sc.child.list().is_empty() {
             done(Finished {
                 score,
                 len: depth + 1,
@@ -249,23 +330,87 @@ fn expand_one(
                 mv,
                 tiles_left: child.tiles(),
                 cleared: child.is_clear(),
+                rollout: None,
             });
             continue;
         }
-        let obj = objective(cfg, &child, score, g_child);
-        sink(Stub { obj, hash: child.hash64(), score, parent: index, gi: gi as u16, mv }, &child);
+        let hash = child.hash64();
+        let obj = match (cfg.goal, cfg.eval) {
+            (Goal::Score, Eval::Rollout { playouts }) => {
+                let mut best: Option<(i64, usize, u32, u64)> = None;
+                for k in 0..playouts.max(1) {
+                    let seed = playout_seed(cfg, hash, k);
+                    let (p, len, left) = playout(&child, rules, seed, &mut sc.roll, None);
+                    // Higher points, then shorter; equal ones keep the earlier playout.
+                    if best.is_none_or(|b| p > b.0 || (p == b.0 && len < b.1)) {
+                        best = Some((p, len, left, seed));
+                    }
+                }
+                let (p, len, left, seed) = best.expect("at least one playout");
+                let fin = Finished {
+                    score: score + p,
+                    len: depth + 1 + len,
+                    parent_path: parent.path,
+                    mv,
+                    tiles_left: left,
+                    cleared: left == 0,
+                    rollout: Some(seed),
+                };
+                // Per parent keep the first best (by score, then length): deterministic.
+                if best_roll.is_none_or(|b| {
+                    fin.score > b.score || (fin.score == b.score && fin.len < b.len)
+                }) {
+                    best_roll = Some(fin);
+                }
+                score + p
+            }
+            _ => objective(cfg, &child, score, &sc.child),
+        };
+        sink(Stub { obj, hash, score, parent: index, gi: gi as u16, mv }, &child);
+    }
+    if let Some(f) = best_roll {
+        done(f);
     }
     nodes
 }
 
-/// Total order of finished games: higher score, then fewer moves, then lexicographically
-/// smaller moves.
-fn better_finished(arena: &Arena, a: &Finished, b: &Finished) -> bool {
-    match a.score.cmp(&b.score).then(b.len.cmp(&a.len)) {
-        Ordering::Greater => true,
-        Ordering::Less => false,
-        Ordering::Equal => {
-            arena.moves_then(a.parent_path, a.mv) < arena.moves_then(b.parent_path, b.mv)
+/// The search's fixed context: settings, root board, and the move arena.
+struct Ctx<'a> {
+    cfg: &'a Config,
+    root: &'a Board,
+    arena: Arena,
+}
+
+impl Ctx<'_> {
+    /// All moves of a finished game, the playout included.
+    fn full_moves(&self, f: &Finished) -> Vec<Move> {
+        let mut moves = self.arena.moves_then(f.parent_path, f.mv);
+        if let Some(seed) = f.rollout {
+            let mut b = self.root.clone();
+            let mut g = Groups::new();
+            for &(x, y) in &moves {
+                g.find(&b, self.cfg.rules.min_group);
+                let grp = *g
+                    .list()
+                    .iter()
+                    .find(|k| (k.x, k.y) == (x, y))
+                    .expect("search moves name group representatives");
+                g.remove(&mut b, &grp);
+            }
+            let mut tail = Vec::new();
+            playout(&b, &self.cfg.rules, seed, &mut g, Some(&mut tail));
+            moves.extend(tail);
+        }
+        moves
+    }
+
+    /// Total order of finished games: higher score, then fewer moves, then lexicographically
+    /// smaller moves.
+    fn better(&self, a: &Finished, b: &Finished) -> bool {
+        match a.score.cmp(&b.score).then(b.len.cmp(&a.len)) {
+            Ordering::Greater => true,
+            Ordering::Less => false,
+            Ordering::Equal => self.full_moves(a) < self.full_moves(b),
         }
     }
 }
@@ -278,8 +423,31 @@ pub fn search(
     abort: Option<&AtomicBool>,
     mut progress: impl FnMut(&Progress),
 ) -> Outcome {
-    let width = cfg.width.max(1);
-    let mut arena = Arena(Vec::new());
+    if cfg.goal != Goal::Clear || !cfg.widen {
+        return search_fixed(board, cfg, cfg.width.max(1), abort, &mut progress);
+    }
+    let mut nodes = 0;
+    let mut w = 16usize;
+    loop {
+        let w_now = w.min(cfg.width.max(1));
+        let mut out = search_fixed(board, cfg, w_now, abort, &mut progress);
+        nodes += out.nodes;
+        out.nodes = nodes;
+        if out.cleared || out.aborted || w_now == cfg.width.max(1) {
+            return out;
+        }
+        w = w.saturating_mul(4);
+    }
+}
+
+fn search_fixed(
+    board: &Board,
+    cfg: &Config,
+    width: usize,
+    abort: Option<&AtomicBool>,
+    progress: &mut impl FnMut(&Progress),
+) -> Outcome {
+    let mut ctx = Ctx { cfg, root: board, arena: Arena(Vec::new()) };
     let mut beam = vec![Node { board: board.clone(), score: 0, path: ROOT }];
     let mut best: Option<Finished> = None;
     let mut nodes = 0u64;
@@ -310,30 +478,26 @@ pub fn search(
         let parts: Vec<PerParent> = beam
             .par_iter()
             .enumerate()
-            .map_init(
-                || (Groups::new(), Groups::new()),
-                |(gp, gc), (i, parent)| {
-                    let mut stubs = Vec::new();
-                    let mut boards = Vec::new();
-                    let mut fin = Vec::new();
-                    let n = expand_one(
-                        cfg,
-                        parent,
-                        i as u32,
-                        gp,
-                        gc,
-                        |s, b| {
-                            stubs.push(s);
-                            if keep_boards {
-                                boards.push(b.clone());
-                            }
-                        },
-                        |f| fin.push(f),
-                        layer,
-                    );
-                    (stubs, boards, fin, n)
-                },
-            )
+            .map_init(Scratch::new, |sc, (i, parent)| {
+                let mut stubs = Vec::new();
+                let mut boards = Vec::new();
+                let mut fin = Vec::new();
+                let n = expand_one(
+                    cfg,
+                    parent,
+                    i as u32,
+                    layer,
+                    sc,
+                    |s, b| {
+                        stubs.push(s);
+                        if keep_boards {
+                            boards.push(b.clone());
+                        }
+                    },
+                    |f| fin.push(f),
+                );
+                (stubs, boards, fin, n)
+            })
             .collect();
         let mut stubs: Vec<(Stub, u32)> = Vec::new();
         let mut boards: Vec<Board> = Vec::new();
@@ -348,7 +512,7 @@ pub fn search(
             finished.extend(f);
         }
         for f in &finished {
-            if best.as_ref().is_none_or(|b| better_finished(&arena, f, b)) {
+            if best.as_ref().is_none_or(|b| ctx.better(f, b)) {
                 best = Some(*f);
             }
         }
@@ -374,8 +538,8 @@ pub fn search(
             while j < stubs.len() && stubs[j].0.hash == stubs[i].0.hash {
                 let (a, b) = (&stubs[j].0, &stubs[pick].0);
                 if a.obj == b.obj
-                    && arena.moves_then(beam[a.parent as usize].path, a.mv)
-                        < arena.moves_then(beam[b.parent as usize].path, b.mv)
+                    && ctx.arena.moves_then(beam[a.parent as usize].path, a.mv)
+                        < ctx.arena.moves_then(beam[b.parent as usize].path, b.mv)
                 {
                     pick = j;
                 }
@@ -409,8 +573,8 @@ pub fn search(
         };
         let mut new_beam = Vec::with_capacity(next.len());
         for ((s, _), b) in kept.iter().zip(next) {
-            arena.0.push((beam[s.parent as usize].path, s.mv));
-            new_beam.push(Node { board: b, score: s.score, path: arena.0.len() as u32 - 1 });
+            ctx.arena.0.push((beam[s.parent as usize].path, s.mv));
+            new_beam.push(Node { board: b, score: s.score, path: ctx.arena.0.len() as u32 - 1 });
         }
         beam = new_beam;
         progress(&Progress {
@@ -424,7 +588,7 @@ pub fn search(
 
     match best {
         Some(f) => Outcome {
-            moves: arena.moves_then(f.parent_path, f.mv),
+            moves: ctx.full_moves(&f),
             score: f.score,
             cleared: f.cleared,
             tiles_left: f.tiles_left,
@@ -436,7 +600,7 @@ pub fn search(
             // Aborted before any game finished: report the best state of the beam.
             let n = &beam[0];
             Outcome {
-                moves: arena.moves(n.path),
+                moves: ctx.arena.moves(n.path),
                 score: n.score,
                 cleared: false,
                 tiles_left: n.board.tiles(),

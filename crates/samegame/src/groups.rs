@@ -119,8 +119,49 @@ impl Groups {
         }
     }
 
-    /// Finds every group of at least `min_group` tiles of `board`.
+    /// Finds every group of at least `min_group` tiles of `board`, ready for
+    /// [`remove`](Self::remove).
     pub fn find(&mut self, board: &Board, min_group: u32) -> &[Group] {
+        self.link(board);
+        let n = self.runs.len();
+        self.size.clear();
+        self.size.resize(n, 0);
+        self.x_hi.clear();
+        self.x_hi.resize(n, 0);
+        self.next.clear();
+        self.next.resize(n, NONE);
+        self.head.clear();
+        self.head.resize(n, NONE);
+        for r in (0..n).rev() {
+            let root = self.parent[r] as usize;
+            let run = self.runs[r];
+            self.size[root] += run.mask.count_ones();
+            self.x_hi[root] = self.x_hi[root].max(run.x);
+            self.next[r] = self.head[root];
+            self.head[root] = r as u16;
+        }
+        self.collect(min_group, true);
+        &self.groups
+    }
+
+    /// Like [`find`](Self::find) but only sizes, colours and representatives (and
+    /// [`loose`](Self::loose)): about half the work, for evaluating a position. The groups
+    /// cannot be passed to [`remove`](Self::remove).
+    pub fn summarize(&mut self, board: &Board, min_group: u32) -> &[Group] {
+        self.link(board);
+        let n = self.runs.len();
+        self.size.clear();
+        self.size.resize(n, 0);
+        for r in 0..n {
+            self.size[self.parent[r] as usize] += self.runs[r].mask.count_ones();
+        }
+        self.collect(min_group, false);
+        &self.groups
+    }
+
+    /// Cuts the columns into runs and links them; afterwards `parent[r]` is the root (the
+    /// smallest run index) of run `r`'s group.
+    fn link(&mut self, board: &Board) {
         let cols = board.cols();
         self.runs.clear();
         for (x, col) in cols.iter().enumerate() {
@@ -154,24 +195,18 @@ impl Groups {
                 self.union(a, b);
             }
         }
-        self.size.clear();
-        self.size.resize(n, 0);
-        self.x_hi.clear();
-        self.x_hi.resize(n, 0);
-        self.next.clear();
-        self.next.resize(n, NONE);
-        self.head.clear();
-        self.head.resize(n, NONE);
-        for r in (0..n).rev() {
-            let root = self.root(r as u16) as usize;
-            self.size[root] += self.runs[r].mask.count_ones();
-            self.x_hi[root] = self.x_hi[root].max(self.runs[r].x);
-            self.next[r] = self.head[root];
-            self.head[root] = r as u16;
+        // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
+        // pass in index order resolves every run to its root.
+        for r in 0..n {
+            let p = self.parent[r] as usize;
+            self.parent[r] = self.parent[p];
         }
+    }
+
+    fn collect(&mut self, min_group: u32, linked: bool) {
         self.groups.clear();
         self.loose = 0;
-        for r in 0..n {
+        for r in 0..self.runs.len() {
             if self.parent[r] as usize != r {
                 continue;
             }
@@ -187,16 +222,16 @@ impl Groups {
                 x: run.x,
                 y: run.mask.trailing_zeros() as u8,
                 x_lo: run.x,
-                x_hi: self.x_hi[r],
-                head: r as u16,
+                x_hi: if linked { self.x_hi[r] } else { run.x },
+                head: if linked { r as u16 } else { NONE },
             });
         }
-        &self.groups
     }
 
     /// The cells of group `g` (from the last [`find`](Self::find)) as one mask per column,
     /// columns `g.x_lo..=g.x_hi`.
     pub fn masks(&self, g: &Group, out: &mut [u32; MAX_WIDTH]) {
+        assert!(g.head != NONE, "groups from `summarize` cannot be removed");
         let span = usize::from(g.x_hi - g.x_lo) + 1;
         out[..span].fill(0);
         let mut r = g.head;

@@ -28,7 +28,7 @@ fn two_pass_equals_one_pass() {
     for i in 0..12 {
         let b = Board::random(6 + i % 6, 6 + i % 5, 3 + i % 3, rng.next_u64());
         for goal in [Goal::Score, Goal::Clear] {
-            for eval in [Eval::Groups, Eval::Tabu { tabu_pct: 100 }] {
+            for eval in [Eval::Groups, Eval::Tabu { tabu_pct: 100 }, Eval::Rollout { playouts: 2 }] {
                 let mut cfg = Config::new(goal, 30 + 17 * i);
                 cfg.eval = eval;
                 let two = run(&b, &cfg, 2);
@@ -46,8 +46,14 @@ fn identical_on_1_2_4_8_threads() {
     let mut rng = Rng::new(12);
     for i in 0..6 {
         let b = Board::random(10, 10, 3 + i % 3, rng.next_u64());
-        for goal in [Goal::Score, Goal::Clear] {
-            let cfg = Config::new(goal, 200);
+        for (goal, eval) in [
+            (Goal::Score, Eval::Groups),
+            (Goal::Score, Eval::Rollout { playouts: 2 }),
+            (Goal::Clear, Eval::Groups),
+        ] {
+            let mut cfg = Config::new(goal, if eval == Eval::Groups { 200 } else { 20 });
+            cfg.eval = eval;
+            cfg.widen = i % 2 == 0;
             let base = run(&b, &cfg, 1);
             checked(&b, &cfg, &base);
             for t in [2, 4, 8] {

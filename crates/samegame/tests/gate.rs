@@ -48,6 +48,13 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
         assert_eq!(fast, slow, "groups differ (min {min_group}) on\n{b}");
         let loose: u32 = r.tiles() as u32 - slow.iter().map(|g| g.0).sum::<u32>();
         assert_eq!(groups.loose, loose, "loose tiles on\n{b}");
+        let mut light = Groups::new();
+        let summary: Vec<_> = light
+            .summarize(&b, min_group)
+            .iter()
+            .map(|g| (g.size, g.color, g.x as usize, g.y as usize))
+            .collect();
+        assert_eq!((summary, light.loose), (slow.clone(), loose), "summarize on\n{b}");
         // Several moves per position keeps the reference's cost down and still covers
         // every kind of group.
         for _ in 0..4.min(fast.len()) {
