@@ -373,6 +373,9 @@ impl Memo {
 
     #[inline]
     fn contains(&self, key: u64) -> bool {
+        if key == 0 {
+            return false; // 0 marks an empty slot and is never inserted
+        }
         let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
         loop {
@@ -555,6 +558,46 @@ impl Solver {
         Solution { height: h, steps }
     }
 
+    /// Column parity: with `d` = (empty cells in even columns - in odd columns) / 2, every
+    /// placement changes `d` by: L or J +-1 (always odd), T 0 or +-1, I 0 or +-2, O S Z 0 (line
+    /// clears do not move columns). So the pieces still to place must be able to sum to `d`.
+    /// With hold, the pieces placed are the next `need + 1` available minus any one of them.
+    fn parity_feasible(&self, zone: u64, rows: u32, i: usize, held: Option<Piece>) -> bool {
+        let empty = !zone & zone_mask(rows);
+        let d = ((empty & EVEN_COLS).count_ones() as i32
+            - (empty & !EVEN_COLS).count_ones() as i32)
+            / 2;
+        let need = ((10 * rows - zone.count_ones()) / 4) as usize;
+        let (mut t, mut lj, mut ni) = (0i32, 0i32, 0i32);
+        let mut add = |p: Piece, sign: i32| match p {
+            Piece::T => t += sign,
+            Piece::L | Piece::J => lj += sign,
+            Piece::I => ni += sign,
+            _ => {}
+        };
+        let mut window = 0usize;
+        if let Some(h) = held {
+            add(h, 1);
+            window += 1;
+        }
+        let cap = if self.use_hold { need + 1 } else { need };
+        let end = (i + cap).saturating_sub(window).min(self.stream.len());
+        for &p in self.stream.get(i..end).unwrap_or(&[]) {
+            add(p, 1);
+            window += 1;
+        }
+        let ok =
+            |t: i32, lj: i32, ni: i32| d.abs() <= lj + t + 2 * ni && (t > 0 || (d - lj) % 2 == 0);
+        if window <= need {
+            return ok(t, lj, ni);
+        }
+        // One of the window's pieces stays unplaced: some choice must work.
+        ok(t, lj, ni - 1) && ni > 0
+            || t > 0 && ok(t - 1, lj, ni)
+            || lj > 0 && ok(t, lj - 1, ni)
+            || (window as i32) > t + lj + ni && ok(t, lj, ni)
+    }
+
     /// Depth-first search from a state; on success `self.path` holds the placements.
     fn dfs(&mut self, zone: u64, rows: u32, k: usize, held: Option<Piece>) -> bool {
         let key = state_key(zone, rows, k, held);
@@ -604,7 +647,7 @@ impl Solver {
                     let (z2, cleared) = zone_clear(placed, rows);
                     let rows2 = rows - cleared;
                     self.stats.children += 1;
-                    if z2 == 0 {
+                    if rows2 == 0 {
                         if self.save_hold.is_none() || self.save_hold == held_after {
                             self.path.push(Child {
                                 score: 0,
@@ -620,7 +663,9 @@ impl Solver {
                         }
                         continue;
                     }
-                    if !areas_divisible(z2, rows2) {
+                    if !areas_divisible(z2, rows2)
+                        || !self.parity_feasible(z2, rows2, i + 1, held_after)
+                    {
                         continue;
                     }
                     let feat = features(z2, rows2, cleared, from_held);
