@@ -1,0 +1,116 @@
+//! End-to-end checks of `bitarcade tetris`: solving with fumen output, records and replay,
+//! bad input, sweep and bench.
+
+use std::process::{Command, Output};
+
+fn bitarcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitarcade"))
+        .args(args)
+        .env_remove("BITARCADE_PEXT")
+        .output()
+        .expect("the bitarcade binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bitarcade-tetris-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn pc_prints_a_verified_solution_with_fumen_and_replays() {
+    let rec = tmp("pc.json");
+    let v = json(&bitarcade(&[
+        "tetris",
+        "pc",
+        "--queue",
+        "IOTLJSZIOTS",
+        "--json",
+        "--record",
+        rec.to_str().unwrap(),
+    ]));
+    assert_eq!(v["found"], true);
+    assert_eq!(v["verified"], true);
+    assert_eq!(v["height"], 4);
+    assert_eq!(v["steps"].as_array().unwrap().len(), 10);
+    assert!(v["fumen"].as_str().unwrap().starts_with("v115@"));
+    let ok = bitarcade(&["tetris", "replay", rec.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    // A tampered record fails with exit 1.
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["steps"][3]["cells"][0][0] = serde_json::json!(9);
+    std::fs::write(&rec, doc.to_string()).unwrap();
+    let bad = bitarcade(&["tetris", "replay", rec.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+}
+
+#[test]
+fn field_and_fumen_inputs() {
+    let field = tmp("field.txt");
+    std::fs::write(&field, "##........\n##........\n").unwrap();
+    let v = json(&bitarcade(&[
+        "tetris",
+        "pc",
+        "--queue",
+        "OOIOO",
+        "--field",
+        field.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["height"], 2);
+    // The same field through the solution's fumen (its first page holds the start field).
+    let fumen = v["fumen"].as_str().unwrap().to_string();
+    let again =
+        json(&bitarcade(&["tetris", "pc", "--queue", "OOIOO", "--fumen", &fumen, "--json"]));
+    assert_eq!(again["height"], 2);
+    assert_eq!(again["steps"], v["steps"]);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let wide = tmp("wide.txt");
+    std::fs::write(&wide, "...........\n").unwrap();
+    for args in [
+        vec!["tetris", "pc", "--queue", "IOX"],
+        vec!["tetris", "pc", "--queue", "IOT"],
+        vec!["tetris", "pc", "--queue", "IOTLJSZIOTS", "--field", wide.to_str().unwrap()],
+        vec!["tetris", "pc", "--queue", "IOTLJSZIOTS", "--kicks", "nope"],
+        vec!["tetris", "pc", "--queue", "IOTLJSZIOTS", "--hold", "IT"],
+        vec!["tetris", "pc", "--queue", "IOTLJSZIOTS", "--fumen", "v115@garbage"],
+        vec!["tetris", "sweep", "--height", "3"],
+        vec!["tetris", "sweep", "--shard", "0/4"],
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn sweep_shard_and_bench_run() {
+    let v = json(&bitarcade(&["tetris", "sweep", "--height", "2", "--shard", "1/50", "--json"]));
+    assert_eq!(v["items"], 1_155);
+    let one = json(&bitarcade(&[
+        "tetris",
+        "sweep",
+        "--height",
+        "2",
+        "--shard",
+        "1/50",
+        "--json",
+        "--threads",
+        "1",
+    ]));
+    assert_eq!(one["solvable"], v["solvable"]);
+    let b = json(&bitarcade(&["tetris", "bench", "--count", "5", "--json"]));
+    assert_eq!(b["results"][0]["solved"], 5);
+    assert_eq!(b["results"][1]["solved"], 5);
+}
