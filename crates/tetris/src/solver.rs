@@ -457,6 +457,23 @@ pub struct Solver {
     stats: SolveStats,
     node_limit: u64,
     aborted: bool,
+    restart_base: u64,
+    run_limit: u64,
+    jitter: u64,
+}
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (1-based index).
+pub fn luby(mut i: u64) -> u64 {
+    loop {
+        let mut k = 1u32;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if i == (1u64 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
 }
 
 impl Solver {
@@ -479,7 +496,22 @@ impl Solver {
             stats: SolveStats::default(),
             node_limit: u64::MAX,
             aborted: false,
+            restart_base: Self::DEFAULT_RESTART_BASE,
+            run_limit: u64::MAX,
+            jitter: 0,
         }
+    }
+
+    /// Default node budget unit of the restart schedule.
+    pub const DEFAULT_RESTART_BASE: u64 = 200;
+
+    /// Restarts: run `k` of a search stops after `base * luby(k)` nodes and the next run
+    /// orders ties and near-ties differently (a seeded jitter on the score); failed states
+    /// stay in the memo across runs (only fully refuted states are stored), so no work that
+    /// proved something is lost and the search stays complete. `0` turns restarts off.
+    /// Restarts cut the heavy tail of backtracking times.
+    pub fn set_restart_base(&mut self, base: u64) {
+        self.restart_base = base;
     }
 
     /// Stops a search after this many nodes (returns [`Outcome::Aborted`]).
@@ -509,14 +541,28 @@ impl Solver {
             self.memo.clear();
             let zone =
                 req.board.to_zone(h).ok_or(RequestError::FieldTooTall(req.board.height()))?;
-            self.path.clear();
-            let found = if self.use_hold {
-                match self.stream.first() {
-                    Some(&first) => self.dfs(zone, h, 0, Some(first)),
-                    None => false,
+            let mut run = 1u64;
+            let found = loop {
+                self.path.clear();
+                self.aborted = false;
+                self.jitter = if run == 1 { 0 } else { bits::rng::sub_seed(0x7e7, run) | 1 };
+                self.run_limit = if self.restart_base == 0 {
+                    self.node_limit
+                } else {
+                    self.stats.nodes.saturating_add(self.restart_base.saturating_mul(luby(run)))
+                };
+                let found = if self.use_hold {
+                    match self.stream.first() {
+                        Some(&first) => self.dfs(zone, h, 0, Some(first)),
+                        None => false,
+                    }
+                } else {
+                    self.dfs(zone, h, 0, None)
+                };
+                if found || !self.aborted || self.stats.nodes >= self.node_limit {
+                    break found;
                 }
-            } else {
-                self.dfs(zone, h, 0, None)
+                run += 1;
             };
             self.stats.memory_bytes = self.stats.memory_bytes.max(self.memory_bytes());
             self.stats.memo_entries = self.stats.memo_entries.max(self.memo.len as u64);
@@ -604,7 +650,7 @@ impl Solver {
         if self.memo.contains(key) {
             return false;
         }
-        if self.stats.nodes >= self.node_limit {
+        if self.stats.nodes >= self.node_limit.min(self.run_limit) {
             self.aborted = true;
             return false;
         }
@@ -673,6 +719,10 @@ impl Solver {
                     for j in 0..N_FEATURES {
                         score += w[j] * feat[j];
                     }
+                    if self.jitter != 0 {
+                        let r = (z2 ^ self.jitter).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
+                        score = score * 16 + r as i32;
+                    }
                     kids.push(Child {
                         score,
                         zone: z2,
@@ -704,5 +754,16 @@ impl Solver {
             self.memo.insert(key);
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luby_sequence() {
+        let v: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(v, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }
