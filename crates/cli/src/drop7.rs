@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use drop7::engine::{ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
-    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable,
+    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable, Options,
     PointsOnly, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
 };
 use drop7::trace::{verify, GameRecord};
@@ -93,6 +93,12 @@ struct SearchOpts {
     /// Restart the chain level at 1 after a rise (instead of continuing it).
     #[arg(long)]
     no_rise_chain: bool,
+    /// The search's penalty for a move that ends the game.
+    #[arg(long, default_value_t = 1_000_000.0)]
+    death: f64,
+    /// Reveal samples averaged for a searched move that reveals a gray (1 = one sample).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    reveal_samples: u32,
 }
 
 #[derive(Args, Debug)]
@@ -255,6 +261,7 @@ fn chance_of(o: &SearchOpts) -> ChanceModel {
 enum EvalChoice {
     Crowding(Crowding),
     Shape(Shape),
+    Options(Options),
     Points,
 }
 
@@ -265,7 +272,8 @@ impl EvalChoice {
             None if s == "points" => Ok(EvalChoice::Points),
             None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
             None if s == "shape" => Ok(EvalChoice::Shape(Shape::default())),
-            Some((name @ ("crowding" | "shape"), w)) => {
+            None if s == "options" => Ok(EvalChoice::Options(Options::default())),
+            Some((name @ ("crowding" | "shape" | "options"), w)) => {
                 let v: Vec<f64> = w
                     .split(',')
                     .map(|x| x.trim().parse::<f64>())
@@ -274,17 +282,19 @@ impl EvalChoice {
                 let want = if name == "crowding" { 5 } else { 6 };
                 if v.len() != want || v.iter().any(|x| !x.is_finite()) {
                     return Err(bad(
-                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH",
+                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS",
                     ));
                 }
                 let c = Crowding { disc: v[0], solid: v[1], cracked: v[2], tall: v[3], full: v[4] };
-                Ok(if name == "crowding" {
-                    EvalChoice::Crowding(c)
-                } else {
-                    EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] })
+                Ok(match name {
+                    "crowding" => EvalChoice::Crowding(c),
+                    "shape" => EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] }),
+                    _ => EvalChoice::Options(Options { crowding: c, options: v[5] }),
                 })
             }
-            _ => Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6] or points")),
+            _ => {
+                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6] or points"))
+            }
         }
     }
 
@@ -299,6 +309,13 @@ impl EvalChoice {
                 format!(
                     "shape:{},{},{},{},{},{}",
                     c.disc, c.solid, c.cracked, c.tall, c.full, s.mismatch
+                )
+            }
+            EvalChoice::Options(o) => {
+                let c = o.crowding;
+                format!(
+                    "options:{},{},{},{},{},{}",
+                    c.disc, c.solid, c.cracked, c.tall, c.full, o.options
                 )
             }
         }
@@ -361,6 +378,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
     match eval {
         EvalChoice::Crowding(c) => with_table(*c, table, bits, job),
         EvalChoice::Shape(s) => with_table(*s, table, bits, job),
+        EvalChoice::Options(o) => with_table(*o, table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }
@@ -481,6 +499,9 @@ fn run_batch(
 ) -> CliResult<(Vec<(GameResult, GameRecord)>, f64)> {
     let rules = rules_of(o)?;
     let table = TableChoice::parse(&o.table)?;
+    if !o.death.is_finite() {
+        return Err(CliError::input("--death must be a finite number"));
+    }
     let spec = BatchSpec {
         rules,
         chance: chance_of(o),
@@ -489,6 +510,8 @@ fn run_batch(
         depth: o.depth,
         max_moves,
         record: true,
+        death: o.death,
+        reveal_samples: o.reveal_samples,
     };
     let bar = progress(games, label);
     let start = Instant::now();
@@ -515,6 +538,8 @@ fn run_batch(
 }
 
 struct SequenceJob {
+    death: f64,
+    reveal_samples: u32,
     rules: Rules,
     chance: ChanceModel,
     draws: ListDraws,
@@ -530,6 +555,8 @@ impl Job for SequenceJob {
         T: Table + Send,
     {
         let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
+        s.death = self.death;
+        s.reveal_samples = self.reveal_samples;
         let start = Position::start(&self.rules, drop7::Board::GRAY_ROW, &mut self.draws);
         let n = self.draws.discs.len();
         drop7::search::play_from(
@@ -561,6 +588,8 @@ fn sequence_game(
     let table = TableChoice::parse(&a.search.table)?;
     let start = Instant::now();
     let job = SequenceJob {
+        death: a.search.death,
+        reveal_samples: a.search.reveal_samples,
         rules,
         chance: chance_of(&a.search),
         draws,
@@ -641,6 +670,8 @@ fn play(a: PlayArgs) -> CliResult {
 // decide
 
 struct DecideJob {
+    death: f64,
+    reveal_samples: u32,
     rules: Rules,
     chance: ChanceModel,
     pos: Position,
@@ -655,6 +686,8 @@ impl Job for DecideJob {
         T: Table + Send,
     {
         let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
+        s.death = self.death;
+        s.reveal_samples = self.reveal_samples;
         let d = s.decide(&self.pos, self.depth);
         (d, s.stats)
     }
@@ -690,7 +723,14 @@ fn decide(a: DecideArgs) -> CliResult {
         &eval,
         table,
         a.search.table_bits,
-        DecideJob { rules, chance: chance_of(&a.search), pos, depth: a.search.depth },
+        DecideJob {
+            death: a.search.death,
+            reveal_samples: a.search.reveal_samples,
+            rules,
+            chance: chance_of(&a.search),
+            pos,
+            depth: a.search.depth,
+        },
     );
     let seconds = start.elapsed().as_secs_f64();
     // Check the answer with the checked engine and the reference before printing it.

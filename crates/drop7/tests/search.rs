@@ -41,6 +41,11 @@ fn tables_change_no_decision_value() {
         Searcher::new(rules, ChanceModel::Exact, Crowding::default(), SetAssoc::<2>::new(10));
     let mut four =
         Searcher::new(rules, ChanceModel::Exact, Crowding::default(), SetAssoc::<4>::new(10));
+    // Two reveal samples per revealing move: sampled values are pure functions of the node too.
+    none.reveal_samples = 2;
+    direct.reveal_samples = 2;
+    two.reveal_samples = 2;
+    four.reveal_samples = 2;
     for p in &positions {
         // Depth 3 with all 7 values, tables shared across the successive decisions.
         let want = none.decide(p, 3);
@@ -111,6 +116,8 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         depth: 1,
         max_moves: 60,
         record: true,
+        death: 1_000_000.0,
+        reveal_samples: 2,
     };
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
@@ -134,6 +141,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         }
     }
     let mut s = Searcher::new(spec.rules, spec.chance, Crowding::default(), NoTable);
+    s.reveal_samples = spec.reveal_samples;
     let (r, _) = play_game(&mut s, bits::rng::sub_seed(11, 0), 1, 60, false);
     assert_eq!(r, one[0].0);
 }

@@ -148,6 +148,88 @@ pub struct Shape {
     pub mismatch: f64,
 }
 
+/// [`Crowding`] plus flexibility: the number of (column, value) drops, over the open
+/// columns and the values 1-7, that would mark a disc at once. A board where many next discs
+/// pop somewhere keeps its options; one where none do fills up.
+///
+/// `value = crowding(board) + options * #{(c, v) : dropping v in c marks a disc}`
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The crowding part.
+    pub crowding: Crowding,
+    /// Value of one popping drop.
+    pub options: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { crowding: Crowding::default(), options: 150.0 }
+    }
+}
+
+impl Evaluator for Options {
+    fn name(&self) -> &'static str {
+        "options"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval(board, level, drops_left);
+        let mut count = 0u32;
+        for c in 0..SIZE {
+            if !board.can_drop(c) {
+                continue;
+            }
+            let row = board.height(c);
+            for v in 1..=7u8 {
+                let mut b = *board;
+                b.drop_code(c, v);
+                count += u32::from(crate::engine::landing_may_pop(b.cols(), c, row));
+            }
+        }
+        base + self.options * f64::from(count)
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval_reference(grid, level, drops_left);
+        let mut count = 0u32;
+        for c in 0..SIZE {
+            let h = (0..SIZE).take_while(|&r| grid[r][c] != EMPTY).count();
+            if h == SIZE {
+                continue;
+            }
+            for v in 1..=7u8 {
+                let mut g = *grid;
+                g[h][c] = v;
+                // Does any numbered disc equal its row run or column run?
+                let mut pops = false;
+                for r in 0..SIZE {
+                    for k in 0..SIZE {
+                        let x = g[r][k];
+                        if x == EMPTY || x == SOLID || x == CRACKED {
+                            continue;
+                        }
+                        let mut lo = k;
+                        while lo > 0 && g[r][lo - 1] != EMPTY {
+                            lo -= 1;
+                        }
+                        let mut hi = k;
+                        while hi + 1 < SIZE && g[r][hi + 1] != EMPTY {
+                            hi += 1;
+                        }
+                        let height = (0..SIZE).take_while(|&q| g[q][k] != EMPTY).count();
+                        if usize::from(x) == hi - lo + 1 || usize::from(x) == height {
+                            pops = true;
+                        }
+                    }
+                }
+                count += u32::from(pops);
+            }
+        }
+        base + self.options * f64::from(count)
+    }
+}
+
 impl Default for Shape {
     fn default() -> Self {
         Shape { crowding: Crowding::default(), mismatch: 150.0 }

@@ -25,7 +25,7 @@ use bits::rng::SplitMix64;
 use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
-pub use eval::{Crowding, Evaluator, PointsOnly, Shape};
+pub use eval::{Crowding, Evaluator, Options, PointsOnly, Shape};
 pub use table::{Direct, Key, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.
@@ -40,7 +40,11 @@ pub enum ChanceModel {
 
 /// Reveal values inside the search: a SplitMix64 seeded from the node, never the stream.
 #[derive(Clone, Debug)]
-pub struct SearchDraws(SplitMix64);
+pub struct SearchDraws {
+    rng: SplitMix64,
+    /// Values handed out so far.
+    pub count: u32,
+}
 
 impl SearchDraws {
     /// The reveal stream the search uses for dropping `disc` in `col` on `board`:
@@ -48,7 +52,15 @@ impl SearchDraws {
     /// `1 + (next_u64 * 7 >> 64)`.
     #[inline]
     pub fn for_move(board: &Board, col: usize, disc: Disc) -> SearchDraws {
-        SearchDraws(SplitMix64::new(board.hash64() ^ ((col as u64) << 8 | u64::from(disc.code()))))
+        Self::sample(board, col, disc, 0)
+    }
+
+    /// Sample `k` of the reveal stream for a move (sample 0 is [`for_move`](Self::for_move)):
+    /// the seed also xors in `k << 16`.
+    #[inline]
+    pub fn sample(board: &Board, col: usize, disc: Disc, k: u32) -> SearchDraws {
+        let salt = (u64::from(k) << 16) | (col as u64) << 8 | u64::from(disc.code());
+        SearchDraws { rng: SplitMix64::new(board.hash64() ^ salt), count: 0 }
     }
 }
 
@@ -58,7 +70,8 @@ impl Draws for SearchDraws {
     }
     #[inline]
     fn reveal(&mut self) -> u8 {
-        1 + ((u128::from(self.0.next_u64()) * 7) >> 64) as u8
+        self.count += 1;
+        1 + ((u128::from(self.rng.next_u64()) * 7) >> 64) as u8
     }
 }
 
@@ -108,6 +121,10 @@ pub struct Searcher<E: Evaluator, T: Table> {
     pub death: f64,
     /// Work counters (cumulative).
     pub stats: Stats,
+    /// How many reveal samples a move that reveals a gray averages over (default 1). Each
+    /// sample is a pure function of the node, so values stay table-safe; more samples remove
+    /// the optimism of maximising over one sampled reveal per move.
+    pub reveal_samples: u32,
     outcomes: [(Disc, f64); 8],
     n_outcomes: usize,
     level_in_key: bool,
@@ -145,6 +162,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             table,
             death: 1_000_000.0,
             stats: Stats::default(),
+            reveal_samples: 1,
             outcomes,
             n_outcomes: n,
             level_in_key: rules.mode != Mode::Hardcore,
@@ -173,16 +191,23 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
     #[inline]
     fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
-        let mut child = *pos;
-        let mut draws = SearchDraws::for_move(&pos.board, col, pos.next);
-        let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
-        self.stats.moves += 1;
-        let gain = turn.points as f64;
-        if child.over {
-            gain - self.death
-        } else {
-            gain + self.chance(&child, depth - 1)
+        let mut total = 0.0;
+        let samples = self.reveal_samples.max(1);
+        for k in 0..samples {
+            let mut child = *pos;
+            let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
+            let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
+            self.stats.moves += 1;
+            let gain = turn.points as f64;
+            let v =
+                if child.over { gain - self.death } else { gain + self.chance(&child, depth - 1) };
+            if draws.count == 0 {
+                // Nothing revealed: the move is deterministic, one sample is exact.
+                return v;
+            }
+            total += v;
         }
+        total / f64::from(samples)
     }
 
     fn best_value(&mut self, pos: &Position, depth: u32) -> f64 {
@@ -328,6 +353,10 @@ pub struct BatchSpec {
     pub max_moves: u32,
     /// Keep each game's record.
     pub record: bool,
+    /// The searcher's death penalty ([`Searcher::death`]).
+    pub death: f64,
+    /// Reveal samples per revealing move ([`Searcher::reveal_samples`]).
+    pub reveal_samples: u32,
 }
 
 /// Plays a batch of games in parallel on the current rayon pool, shared-nothing: each game
@@ -348,6 +377,8 @@ where
         .into_par_iter()
         .map(|i| {
             let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
+            s.death = spec.death;
+            s.reveal_samples = spec.reveal_samples;
             let out = play_game(
                 &mut s,
                 bits::rng::sub_seed(spec.seed, i),
