@@ -2,6 +2,9 @@
 //!
 //! `cargo bench -p snake --bench search`
 
+// `criterion_group!` generates an undocumented function.
+#![allow(missing_docs)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use snake::fixtures::{midgame_boards, SEALED};
 use snake::{Board, Searcher, Size};

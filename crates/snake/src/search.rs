@@ -134,13 +134,6 @@ impl<S: Stamp> Searcher<S> {
         self.heap.capacity()
     }
 
-    #[inline]
-    fn manhattan(&self, a: usize, b: usize) -> u32 {
-        let (ax, ay) = self.xy[a];
-        let (bx, by) = self.xy[b];
-        u32::from(ax.abs_diff(bx)) + u32::from(ay.abs_diff(by))
-    }
-
     fn route_to(&self, from: usize, to: usize) -> Route {
         let mut len = 1;
         let mut c = to;
