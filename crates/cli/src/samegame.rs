@@ -72,6 +72,24 @@ enum Verb {
         #[command(flatten)]
         json: JsonArg,
     },
+    /// Measure the engine against the reference engine, and the solver (see BENCHMARKS.md).
+    #[command(after_help = "Examples:\n  \
+        bitarcade samegame bench --quick\n  \
+        bitarcade samegame bench --suite engine --suite game --rounds 7\n  \
+        bitarcade samegame bench --suite clear --json")]
+    Bench {
+        /// Suites to run: engine, game, passes, threads, clear, prove, all.
+        #[arg(long, default_values_t = vec!["all".to_string()])]
+        suite: Vec<String>,
+        /// Rounds per measurement (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        /// Smaller sizes and widths, for a quick look.
+        #[arg(long)]
+        quick: bool,
+        #[command(flatten)]
+        json: JsonArg,
+    },
     /// Decide exactly whether a board can be cleared (with a clearing sequence if it can).
     #[command(after_help = "Examples:\n  \
         bitarcade samegame gen --width 7 --height 7 --colors 3 --seed 4 | bitarcade samegame prove -\n  \
@@ -167,6 +185,9 @@ pub fn run(args: SameGameArgs) -> CliResult {
         Verb::Solve(a) => solve(a),
         Verb::Show { record } => show(&record),
         Verb::Replay { record, json } => replay(&record, json.json),
+        Verb::Bench { suite, rounds, quick, json } => {
+            crate::samegame_bench::bench(&suite, rounds.clamp(1, 101), quick, json.json)
+        }
         Verb::Prove { file, no_refutations, max_nodes, json } => {
             crate::samegame_prove::prove(&file, !no_refutations, max_nodes, json.json)
         }

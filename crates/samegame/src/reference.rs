@@ -154,3 +154,60 @@ impl RefBoard {
         self.grid.iter().flatten().filter(|&&c| c != EMPTY).count()
     }
 }
+
+/// A plain one-pass beam search on the reference engine, with the classic objective (score
+/// plus the points of every current group): the baseline the packed beam is timed against.
+/// Children are deduplicated by their text; ties break on the text, so the answer may differ
+/// from the packed search's (which breaks ties on a hash), but the work per layer is the same.
+/// Returns the best finished game's score and moves, and the children generated.
+pub fn beam(
+    board: &RefBoard,
+    width: usize,
+    rules: &crate::Rules,
+) -> (i64, Vec<(usize, usize)>, u64) {
+    #[derive(Clone)]
+    struct St {
+        b: RefBoard,
+        score: i64,
+        moves: Vec<(usize, usize)>,
+    }
+    let mut layer = vec![St { b: board.clone(), score: 0, moves: Vec::new() }];
+    let mut best: Option<(i64, Vec<(usize, usize)>)> = None;
+    let mut nodes = 0u64;
+    while !layer.is_empty() {
+        let mut children: Vec<(i64, String, St)> = Vec::new();
+        for st in &layer {
+            for g in st.b.groups(rules.min_group) {
+                nodes += 1;
+                let mut b = st.b.clone();
+                b.remove(g.x, g.y);
+                let mut score = st.score + rules.points(g.size);
+                if b.tiles() == 0 {
+                    score += rules.clear_bonus;
+                }
+                let mut moves = st.moves.clone();
+                moves.push((g.x, g.y));
+                let next = b.groups(rules.min_group);
+                if next.is_empty() {
+                    if best
+                        .as_ref()
+                        .is_none_or(|(s, m)| score > *s || (score == *s && moves.len() < m.len()))
+                    {
+                        best = Some((score, moves));
+                    }
+                    continue;
+                }
+                let obj = score + next.iter().map(|g| rules.points(g.size)).sum::<i64>();
+                children.push((obj, b.to_text(), St { b, score, moves }));
+            }
+        }
+        // Same board: keep the best objective (= the best score).
+        children.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
+        children.dedup_by(|a, b| a.1 == b.1);
+        children.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        children.truncate(width);
+        layer = children.into_iter().map(|(_, _, st)| st).collect();
+    }
+    let (score, moves) = best.unwrap_or((0, Vec::new()));
+    (score, moves, nodes)
+}
