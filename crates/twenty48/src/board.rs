@@ -20,7 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::tables::{entry_row, entry_score, LEFT, OVERFLOW, RIGHT};
+use crate::tables::{entry_row, entry_score, LEFT, LEFT_ROWS, OVERFLOW, RIGHT, RIGHT_ROWS};
 
 /// A move direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -188,6 +188,43 @@ impl Board {
         }
     }
 
+    #[inline(always)]
+    fn rows_only(self, table: &[u16; 65536]) -> u64 {
+        let x = self.0;
+        u64::from(table[(x & ROW_MASK) as usize])
+            | u64::from(table[((x >> 16) & ROW_MASK) as usize]) << 16
+            | u64::from(table[((x >> 32) & ROW_MASK) as usize]) << 32
+            | u64::from(table[(x >> 48) as usize]) << 48
+    }
+
+    /// Whether the board holds two or more 32768 tiles (the only boards where a move can
+    /// overflow).
+    #[inline(always)]
+    pub fn has_two_32768(self) -> bool {
+        let x = self.0;
+        let fifteen = x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111_1111_1111_1111;
+        fifteen & fifteen.wrapping_sub(1) != 0
+    }
+
+    /// The board after sliding in `dir`, without the score: the search's move generator.
+    /// The flag is `true` when the move would create a 65536 (then the board is not
+    /// meaningful). Reads the 128 KiB row-only tables; boards with two 32768 tiles take the
+    /// full path of [`Board::slide`].
+    #[inline(always)]
+    pub fn shift(self, dir: Dir) -> (Board, bool) {
+        if self.has_two_32768() {
+            let (b, s) = self.slide(dir);
+            return (b, s & OVERFLOW != 0);
+        }
+        let b = match dir {
+            Dir::Left => self.rows_only(&LEFT_ROWS),
+            Dir::Right => self.rows_only(&RIGHT_ROWS),
+            Dir::Up => Board(self.transpose().rows_only(&LEFT_ROWS)).transpose().0,
+            Dir::Down => Board(self.transpose().rows_only(&RIGHT_ROWS)).transpose().0,
+        };
+        (Board(b), false)
+    }
+
     /// Plays `dir` (no spawn): the new board and the score gained, or why it cannot be played.
     #[inline]
     pub fn play(self, dir: Dir) -> Result<Moved, MoveError> {
@@ -245,13 +282,12 @@ impl Board {
 
     /// The board with a tile of rank `rank` (1 = 2, 2 = 4) spawned on the `k`-th empty cell,
     /// counting empty cells in cell order 0..16. `k` must be below [`Board::empty_count`].
+    #[inline]
     pub fn spawn_at_empty(self, k: u32, rank: u8) -> (Board, usize) {
-        let mut mask = self.empty_mask();
-        for _ in 0..k {
-            mask &= mask - 1;
-        }
-        debug_assert!(mask != 0, "spawn index past the empty cells");
-        let cell = (mask.trailing_zeros() / 4) as usize;
+        // PDEP deposits bit k onto the k-th set bit of the empty mask.
+        let bit = bits::pdep_u64(1u64 << k, self.empty_mask());
+        debug_assert!(bit != 0, "spawn index past the empty cells");
+        let cell = (bit.trailing_zeros() / 4) as usize;
         (self.with(cell, rank), cell)
     }
 

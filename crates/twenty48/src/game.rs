@@ -223,6 +223,72 @@ impl Player for RandomPlayer {
     }
 }
 
+/// The end of a random playout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// The final board.
+    pub board: Board,
+    /// The final score.
+    pub score: u64,
+    /// Moves played.
+    pub moves: u64,
+}
+
+/// A whole random game on any move generator, as fast as the engine allows: the opening and
+/// the spawns follow the documented rule with `Rng::new(seed)`, and the moves are chosen by
+/// the same rule as [`RandomPlayer`] (a uniform choice among the playable moves in
+/// [`Dir::ALL`] order) drawn from `Rng::new(!seed)`. The game ends when no move is legal or
+/// on an overflow move (not applied). The same seed gives the same game on every engine.
+pub fn random_playout<G: crate::search::MoveGen>(seed: u64, gen: &G) -> Playout {
+    let mut spawns = Rng::new(seed);
+    let mut moves_rng = Rng::new(!seed);
+    let mut board = Board::EMPTY;
+    let mut fours = 0u64;
+    for _ in 0..2 {
+        if let Some(s) = draw_spawn(board, &mut spawns) {
+            board = board.with(s.cell, s.rank);
+            fours += u64::from(s.rank == 2);
+        }
+    }
+    let mut moves = 0u64;
+    loop {
+        let mut next = [board; 4];
+        let mut n = 0;
+        let mut overflow = [false; 4];
+        for d in Dir::ALL {
+            let (b, o) = gen.shift(board, d);
+            if b != board || o {
+                next[n] = b;
+                overflow[n] = o;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            break;
+        }
+        let pick = moves_rng.below(n as u64) as usize;
+        if overflow[pick] {
+            break;
+        }
+        board = next[pick];
+        moves += 1;
+        if let Some(sp) = draw_spawn(board, &mut spawns) {
+            board = board.with(sp.cell, sp.rank);
+            fours += u64::from(sp.rank == 2);
+        }
+    }
+    Playout { board, score: score_from_board(board, fours), moves }
+}
+
+/// The score of a game from its board alone: every tile of rank `r >= 2` on the board was
+/// built by merges worth `(r - 1) * 2^r` in all, except that spawned 4s were not merged, so
+/// `fours` (the number of 4s spawned) times 4 is subtracted.
+pub fn score_from_board(board: Board, fours: u64) -> u64 {
+    let merged: u64 =
+        (0..16).map(|c| u64::from(board.rank(c))).filter(|&r| r >= 2).map(|r| (r - 1) << r).sum();
+    merged - 4 * fours
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,12 +312,17 @@ mod tests {
             // Score from the board: each tile of rank r >= 2 was made by merges worth
             // (r - 1) * 2^r, minus 4 for every spawned 4 (spawned, not merged).
             let fours = g.record().spawns.iter().filter(|s| s[1] == 4).count() as u64;
-            let from_board: u64 = (0..16)
-                .map(|c| u64::from(g.board().rank(c)))
-                .filter(|&r| r >= 2)
-                .map(|r| (r - 1) << r)
-                .sum();
-            assert_eq!(g.score(), from_board - 4 * fours, "seed {seed}");
+            assert_eq!(g.score(), score_from_board(g.board(), fours), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn playouts_agree_between_engines() {
+        use crate::search::{FastMoves, ReferenceMoves};
+        for seed in 0..30 {
+            let a = random_playout(seed, &FastMoves);
+            assert_eq!(a, random_playout(seed, &ReferenceMoves), "seed {seed}");
+            assert!(!a.board.can_move() && a.moves > 20);
         }
     }
 }

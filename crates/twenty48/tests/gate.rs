@@ -62,6 +62,14 @@ fn table_engine_matches_reference_on_millions_of_cases() {
             let fast = b.play(d);
             let slow = reference::play(b, d);
             assert_eq!(fast, slow, "board {b} move {d}");
+            // The search's board-only path agrees with the checked one.
+            let (shifted, flag) = b.shift(d);
+            assert_eq!(flag, fast == Err(MoveError::Overflow), "board {b} move {d}");
+            if let Ok(m) = fast {
+                assert_eq!(shifted, m.board, "board {b} move {d}");
+            } else if !flag {
+                assert_eq!(shifted, b, "board {b} move {d}");
+            }
             match fast {
                 Ok(m) => {
                     legal += 1;

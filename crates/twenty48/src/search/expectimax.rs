@@ -41,6 +41,14 @@ pub trait MoveGen {
     /// Same contract as [`Board::slide`]: the new board and the score word whose bit 31 flags
     /// an overflow.
     fn slide(&self, b: Board, d: Dir) -> (Board, u32);
+
+    /// The board alone and the overflow flag, as [`Board::shift`]; by default from
+    /// [`MoveGen::slide`].
+    #[inline(always)]
+    fn shift(&self, b: Board, d: Dir) -> (Board, bool) {
+        let (nb, s) = self.slide(b, d);
+        (nb, s & OVERFLOW != 0)
+    }
 }
 
 /// The table engine.
@@ -51,6 +59,11 @@ impl MoveGen for FastMoves {
     #[inline(always)]
     fn slide(&self, b: Board, d: Dir) -> (Board, u32) {
         b.slide(d)
+    }
+
+    #[inline(always)]
+    fn shift(&self, b: Board, d: Dir) -> (Board, bool) {
+        b.shift(d)
     }
 }
 
@@ -182,9 +195,9 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         self.next_stamp();
         let mut best: Option<Choice> = None;
         for dir in Dir::ALL {
-            let (nb, s) = self.gen.slide(board, dir);
+            let (nb, overflow) = self.gen.shift(board, dir);
             self.nodes += 1;
-            let value = if s & OVERFLOW != 0 {
+            let value = if overflow {
                 WIN_VALUE
             } else if nb == board {
                 continue;
@@ -250,9 +263,9 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
     fn max_node(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
         let mut best = 0.0f32;
         for dir in Dir::ALL {
-            let (nb, s) = self.gen.slide(board, dir);
+            let (nb, overflow) = self.gen.shift(board, dir);
             self.nodes += 1;
-            if s & OVERFLOW != 0 {
+            if overflow {
                 return WIN_VALUE;
             }
             if nb != board {

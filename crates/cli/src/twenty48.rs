@@ -1,0 +1,649 @@
+//! `bitarcade 2048 ...`: play batches with the expectimax player, benchmark the engine
+//! against the reference engine, tune the heuristic, and replay game records.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use twenty48::batch::{self, GameResult, Summary};
+use twenty48::game::random_playout;
+use twenty48::search::{
+    Depth, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
+};
+use twenty48::{Board, Dir, Game, GameRecord, Status};
+
+use crate::common::{
+    print_json, progress, read_json_file, write_json_file, CliError, CliResult, JsonArg, RecordArg,
+    SeedArg, ThreadsArg,
+};
+
+/// Commands for 2048.
+#[derive(Args, Debug)]
+pub struct Twenty48Args {
+    #[command(subcommand)]
+    command: Twenty48Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Twenty48Command {
+    /// Play games with the expectimax player and print the table the field reports.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 play --games 4 --depth 2\n  \
+        bitarcade 2048 play --games 100 --seed 7 --threads 2 --json\n  \
+        bitarcade 2048 play --games 1 --seed 3 --depth 3 --record game.json\n  \
+        bitarcade 2048 play --games 10 --time-per-move 50\n\n\
+        Default setting: adaptive depth clamp(distinct tiles - 1, 4, 16) move layers, \
+        probability cutoff 1e-4 (nneonneo/2048-ai's setting). Game i uses spawn seed \
+        sub_seed(S, i): the games are identical for any --threads (but not with \
+        --time-per-move, which follows the clock).")]
+    Play(PlayArgs),
+    /// Time the move generator, random games and search, each beside the reference engine.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 bench\n  \
+        bitarcade 2048 bench --json --random-games 20000\n\n\
+        Run it on a release build: cargo run --release -- 2048 bench")]
+    Bench(BenchArgs),
+    /// Tune the heuristic weights with a seeded (1+lambda) evolution strategy.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 tune --generations 4 --lambda 3 --games 8 --depth 2\n  \
+        bitarcade 2048 tune --seed 5 --json")]
+    Tune(TuneArgs),
+    /// Check a game record (or a list of them): every move legal, every spawn legal and, when
+    /// the record has a seed, equal to the seeded generator's; the final score and board.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 play --games 1 --depth 2 --record game.json && bitarcade 2048 replay game.json\n  \
+        cat game.json | bitarcade 2048 replay -")]
+    Replay {
+        /// The record file (`-` for stdin).
+        file: PathBuf,
+        #[command(flatten)]
+        json: JsonArg,
+    },
+    /// Show the expectimax player's choice on a board given in the text form.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 best '2 . . 4/. . . ./. 8 . ./. . . 2'\n  \
+        bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --depth 3 --json")]
+    Best {
+        /// The board: four rows separated by `/`, cells `.` or tile values.
+        board: String,
+        /// Move layers (default: adaptive).
+        #[arg(long)]
+        depth: Option<u8>,
+        #[command(flatten)]
+        json: JsonArg,
+    },
+}
+
+#[derive(Args, Debug)]
+struct SearchArgs {
+    /// Fixed search depth in move layers (default: adaptive).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "time_per_move")]
+    depth: Option<u8>,
+    /// Search by iterative deepening until about MS milliseconds per move (not deterministic).
+    #[arg(long, value_name = "MS")]
+    time_per_move: Option<u64>,
+    /// Largest depth of the adaptive rule.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u8).range(1..=16))]
+    max_depth: u8,
+    /// Chance nodes below this path probability are evaluated, not expanded.
+    #[arg(long, default_value_t = 1e-4)]
+    prob_cutoff: f32,
+    /// log2 of the transposition table's entries (16 bytes each).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(8..=28))]
+    tt_bits: u8,
+    /// Heuristic weights as a JSON file (the `params` printed by `tune`); default: shipped.
+    #[arg(long, value_name = "FILE")]
+    params: Option<PathBuf>,
+}
+
+impl SearchArgs {
+    fn config(&self) -> CliResult<SearchConfig> {
+        if !(self.prob_cutoff >= 0.0 && self.prob_cutoff < 1.0) {
+            return Err(CliError::input("--prob-cutoff must be in [0, 1)"));
+        }
+        let depth = match self.depth {
+            Some(d) => Depth::Fixed(d),
+            None => Depth::Adaptive { min: 4.min(self.max_depth), max: self.max_depth },
+        };
+        Ok(SearchConfig { depth, prob_cutoff: self.prob_cutoff, tt_bits: self.tt_bits })
+    }
+
+    fn params(&self) -> CliResult<Params> {
+        match &self.params {
+            Some(p) => read_json_file(p),
+            None => Ok(Params::SHIPPED),
+        }
+    }
+
+    fn describe(&self, cfg: &SearchConfig) -> String {
+        let depth = match (self.time_per_move, cfg.depth) {
+            (Some(ms), _) => format!("iterative deepening, {ms} ms per move"),
+            (None, Depth::Fixed(d)) => format!("depth {d} move layers"),
+            (None, Depth::Adaptive { min, max }) => {
+                format!("adaptive depth clamp(distinct - 1, {min}, {max}) move layers")
+            }
+        };
+        format!(
+            "expectimax, {depth}, probability cutoff {}, table 2^{}",
+            cfg.prob_cutoff, cfg.tt_bits
+        )
+    }
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    games: u64,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_moves: u64,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+    #[command(flatten)]
+    record: RecordArg,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    /// Boards (from random games) to time the move generator on.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..=10_000_000))]
+    boards: u64,
+    /// Random games to time per engine (the reference engine plays a tenth of them).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    random_games: u64,
+    /// Positions to search (depth 3) per engine.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    positions: u64,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct TuneArgs {
+    /// Generations.
+    #[arg(long, default_value_t = 6)]
+    generations: u32,
+    /// Children per generation.
+    #[arg(long, default_value_t = 3)]
+    lambda: u32,
+    /// Games per candidate per generation.
+    #[arg(long, default_value_t = 8)]
+    games: u64,
+    /// Mutation step size.
+    #[arg(long, default_value_t = 0.25)]
+    sigma: f64,
+    /// Fixed search depth of the tuning games.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8))]
+    depth: u8,
+    /// Move cap of the tuning games.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_moves: u64,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+/// Runs `bitarcade 2048`.
+pub fn run(args: Twenty48Args) -> CliResult {
+    match args.command {
+        Twenty48Command::Play(a) => play(a),
+        Twenty48Command::Bench(a) => bench(a),
+        Twenty48Command::Tune(a) => tune(a),
+        Twenty48Command::Replay { file, json } => replay(file, json.json),
+        Twenty48Command::Best { board, depth, json } => best(&board, depth, json.json),
+    }
+}
+
+/// Plays one game with iterative deepening against the clock.
+fn play_timed(
+    index: u64,
+    seed: u64,
+    heur: &Heuristic,
+    cfg: SearchConfig,
+    ms: u64,
+    max_moves: u64,
+) -> GameResult {
+    let mut s = Searcher::new(heur, cfg);
+    let mut g = Game::new(seed);
+    let budget = std::time::Duration::from_millis(ms);
+    while g.status() == Status::Playing {
+        if g.moves() >= max_moves {
+            g.stop();
+            break;
+        }
+        let start = Instant::now();
+        // Go one layer deeper while the time spent so far is under a quarter of the budget
+        // (each layer costs several times the previous one).
+        let choice = s.best_move_deepening(g.board(), 2, 16, |_| start.elapsed() * 4 < budget);
+        match choice {
+            Some(c) => {
+                let _ = g.play(c.dir);
+            }
+            None => g.stop(),
+        }
+    }
+    GameResult::from_game(index, &g, s.nodes(), true)
+}
+
+#[derive(Serialize)]
+struct PlayReport {
+    setting: String,
+    seed: u64,
+    threads: usize,
+    summary: Summary,
+    seconds: f64,
+    game_moves_per_second: f64,
+    game_moves_per_second_per_thread: f64,
+    search_nodes_per_second: f64,
+    games: Vec<GameResult>,
+}
+
+fn play(a: PlayArgs) -> CliResult {
+    let cfg = a.search.config()?;
+    let heur = Heuristic::new(a.search.params()?);
+    let threads = a.threads.count().min(a.games as usize).max(1);
+    let bar = progress(a.games, "2048 games");
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let results = a.threads.install(|| {
+        batch::play_batch(
+            a.games,
+            a.seed.seed,
+            |i, seed| match a.search.time_per_move {
+                Some(ms) => play_timed(i, seed, &heur, cfg, ms, a.max_moves),
+                None => batch::play_search_game(i, seed, &heur, cfg, a.max_moves, true),
+            },
+            |_| {
+                done.fetch_add(1, Ordering::Relaxed);
+                bar.inc(1);
+            },
+        )
+    })?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    // Every game is replayed by the independent checker before anything is printed.
+    for r in &results {
+        let rec = r.record.as_ref().ok_or_else(|| CliError::failed("a game has no record"))?;
+        let s = twenty48::replay(rec)
+            .map_err(|e| CliError::failed(format!("game {} does not replay: {e}", r.index)))?;
+        if s.score != r.score {
+            return Err(CliError::failed(format!("game {}: replayed score differs", r.index)));
+        }
+    }
+    if let Some(path) = &a.record.record {
+        let recs: Vec<&GameRecord> = results.iter().filter_map(|r| r.record.as_ref()).collect();
+        if recs.len() == 1 {
+            write_json_file(path, recs[0])?;
+        } else {
+            write_json_file(path, &recs)?;
+        }
+    }
+    let summary = Summary::of(&results);
+    let report = PlayReport {
+        setting: a.search.describe(&cfg),
+        seed: a.seed.seed,
+        threads,
+        seconds,
+        game_moves_per_second: summary.moves as f64 / seconds,
+        game_moves_per_second_per_thread: summary.moves as f64 / seconds / threads as f64,
+        search_nodes_per_second: summary.nodes as f64 / seconds,
+        summary,
+        games: results,
+    };
+    if a.json.json {
+        return print_json(&report);
+    }
+    let s = &report.summary;
+    println!("setting            {}", report.setting);
+    println!("games              {} (seed {}, {} threads)", s.games, report.seed, report.threads);
+    println!("average score      {:.0} ± {:.0} (95%)", s.average, s.average_ci95);
+    println!("median score       {:.0}", s.median);
+    println!("best score         {} (best tile {})", s.best, s.best_tile);
+    for r in &s.reach {
+        println!(
+            "reached {:<6}     {:>4}/{}  {:5.1}%  95% CI [{:.1}, {:.1}]",
+            r.tile,
+            r.count,
+            s.games,
+            100.0 * r.rate,
+            100.0 * r.low,
+            100.0 * r.high
+        );
+    }
+    println!(
+        "game moves/s       {:.1} in all, {:.1} per thread ({} moves in {:.1} s)",
+        report.game_moves_per_second, report.game_moves_per_second_per_thread, s.moves, seconds
+    );
+    println!("search nodes/s     {:.3e} (move-generator calls)", report.search_nodes_per_second);
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct EngineFigures {
+    move_ns_per_call: f64,
+    scored_move_ns_per_call: f64,
+    random_games_per_second_per_thread: f64,
+    random_game_moves_per_second: f64,
+    search_nodes_per_second: f64,
+}
+
+#[derive(Serialize)]
+struct BenchReport {
+    seed: u64,
+    boards: u64,
+    random_games_fast: u64,
+    random_games_reference: u64,
+    search_positions: u64,
+    fast: EngineFigures,
+    reference: EngineFigures,
+    move_speedup: f64,
+    random_games_speedup: f64,
+    search_speedup: f64,
+    engines_agree: bool,
+}
+
+fn time_moves<G: MoveGen>(gen: &G, boards: &[Board], with_score: bool) -> f64 {
+    let start = Instant::now();
+    let mut acc = 0u64;
+    for &b in boards {
+        for d in Dir::ALL {
+            if with_score {
+                let (nb, s) = gen.slide(black_box(b), d);
+                acc = acc.wrapping_add(nb.0 ^ u64::from(s));
+            } else {
+                let (nb, o) = gen.shift(black_box(b), d);
+                acc = acc.wrapping_add(nb.0 ^ u64::from(o));
+            }
+        }
+    }
+    black_box(acc);
+    start.elapsed().as_nanos() as f64 / (4 * boards.len()) as f64
+}
+
+fn time_random_games<G: MoveGen>(gen: &G, seed: u64, games: u64) -> (f64, f64, Vec<u64>) {
+    let start = Instant::now();
+    let mut moves = 0;
+    let mut finals = Vec::with_capacity(games as usize);
+    for i in 0..games {
+        let p = random_playout(bits::rng::sub_seed(seed, i), gen);
+        moves += p.moves;
+        finals.push(p.board.0 ^ p.score);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (games as f64 / secs, moves as f64 / secs, finals)
+}
+
+fn time_search<G: MoveGen + Copy>(
+    heur: &Heuristic,
+    gen: G,
+    positions: &[Board],
+) -> (f64, Vec<u64>) {
+    let cfg = SearchConfig { depth: Depth::Fixed(3), prob_cutoff: 1e-4, tt_bits: 18 };
+    let mut s = Searcher::with_movegen(heur, cfg, gen);
+    let start = Instant::now();
+    let mut choices = Vec::new();
+    for &b in positions {
+        choices.push(s.best_move(b).map_or(9, |c| c.dir.index() as u64));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    choices.push(s.nodes());
+    (s.nodes() as f64 / secs, choices)
+}
+
+fn bench(a: BenchArgs) -> CliResult {
+    let seed = a.seed.seed;
+    // Boards met in play: every board of random games, until there are enough.
+    let mut boards = Vec::with_capacity(a.boards as usize);
+    let mut i = 0;
+    while (boards.len() as u64) < a.boards {
+        let mut g = Game::new(bits::rng::sub_seed(seed ^ 0xB0A2D, i));
+        let mut p = twenty48::RandomPlayer::new(i);
+        while g.status() == Status::Playing && (boards.len() as u64) < a.boards {
+            boards.push(g.board());
+            let Some(d) = twenty48::Player::choose(&mut p, g.board()) else { break };
+            let _ = g.play(d);
+        }
+        i += 1;
+    }
+    // Search positions from an expectimax game (mid-game boards).
+    let heur = Heuristic::new(Params::SHIPPED);
+    let mut positions = Vec::new();
+    let mut game = Game::new(seed);
+    let mut picker =
+        Searcher::new(&heur, SearchConfig { depth: Depth::Fixed(2), ..Default::default() });
+    while (positions.len() as u64) < a.positions && game.status() == Status::Playing {
+        if game.moves() % 5 == 0 {
+            positions.push(game.board());
+        }
+        let Some(c) = picker.best_move(game.board()) else { break };
+        let _ = game.play(c.dir);
+    }
+
+    let ref_games = (a.random_games / 10).max(1);
+    let fast_ns = time_moves(&FastMoves, &boards, false);
+    let ref_ns = time_moves(&ReferenceMoves, &boards, false);
+    let fast_scored_ns = time_moves(&FastMoves, &boards, true);
+    let (fast_gps, fast_mps, fast_finals) = time_random_games(&FastMoves, seed, a.random_games);
+    let (ref_gps, ref_mps, ref_finals) = time_random_games(&ReferenceMoves, seed, ref_games);
+    let (fast_nps, fast_choices) = time_search(&heur, FastMoves, &positions);
+    let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
+    let engines_agree =
+        fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
+    let report = BenchReport {
+        seed,
+        boards: boards.len() as u64,
+        random_games_fast: a.random_games,
+        random_games_reference: ref_games,
+        search_positions: positions.len() as u64,
+        fast: EngineFigures {
+            move_ns_per_call: fast_ns,
+            scored_move_ns_per_call: fast_scored_ns,
+            random_games_per_second_per_thread: fast_gps,
+            random_game_moves_per_second: fast_mps,
+            search_nodes_per_second: fast_nps,
+        },
+        reference: EngineFigures {
+            move_ns_per_call: ref_ns,
+            scored_move_ns_per_call: ref_ns,
+            random_games_per_second_per_thread: ref_gps,
+            random_game_moves_per_second: ref_mps,
+            search_nodes_per_second: ref_nps,
+        },
+        move_speedup: ref_ns / fast_ns,
+        random_games_speedup: fast_gps / ref_gps,
+        search_speedup: fast_nps / ref_nps,
+        engines_agree,
+    };
+    if a.json.json {
+        print_json(&report)?;
+    } else {
+        println!("{:<40} {:>14} {:>14} {:>9}", "", "table engine", "reference", "speedup");
+        println!(
+            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
+            "move generator, ns per call (search path)", fast_ns, ref_ns, report.move_speedup
+        );
+        println!(
+            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
+            "  with the score (play path)",
+            fast_scored_ns,
+            ref_ns,
+            ref_ns / fast_scored_ns
+        );
+        println!(
+            "{:<40} {:>14.0} {:>14.0} {:>8.1}x",
+            "random games per second, one thread", fast_gps, ref_gps, report.random_games_speedup
+        );
+        println!(
+            "{:<40} {:>14.3e} {:>14.3e} {:>8.1}x",
+            "search nodes per second (depth 3)", fast_nps, ref_nps, report.search_speedup
+        );
+        println!(
+            "({} boards x 4 moves; {} / {} random games; {} search positions; seed {seed}; \
+             engines agree: {})",
+            report.boards, a.random_games, ref_games, report.search_positions, engines_agree
+        );
+    }
+    if !engines_agree {
+        return Err(CliError::failed("the table engine and the reference engine disagree"));
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct TuneReport {
+    config: twenty48::tune::TuneConfig,
+    start: Params,
+    generations: Vec<twenty48::tune::Generation>,
+    params: Params,
+}
+
+fn tune(a: TuneArgs) -> CliResult {
+    if a.lambda == 0 || a.games == 0 || a.generations == 0 {
+        return Err(CliError::input("--generations, --lambda and --games must be at least 1"));
+    }
+    let cfg = twenty48::tune::TuneConfig {
+        generations: a.generations,
+        lambda: a.lambda,
+        games: a.games,
+        sigma: a.sigma,
+        search: SearchConfig { depth: Depth::Fixed(a.depth), tt_bits: 18, ..Default::default() },
+        max_moves: a.max_moves,
+        seed: a.seed.seed,
+    };
+    let mut gens = Vec::new();
+    let json = a.json.json;
+    let params = a.threads.install(|| {
+        twenty48::tune::tune(Params::SHIPPED, &cfg, |g| {
+            if !json {
+                let best = g.child_scores.iter().copied().fold(f64::MIN, f64::max);
+                eprintln!(
+                    "generation {:>3}: parent {:>9.0}, best child {:>9.0}{}",
+                    g.generation,
+                    g.parent_score,
+                    best,
+                    if g.improved { "  (replaced)" } else { "" }
+                );
+            }
+            gens.push(g.clone());
+        })
+    })?;
+    let report = TuneReport { config: cfg, start: Params::SHIPPED, generations: gens, params };
+    if json {
+        print_json(&report)
+    } else {
+        let text = serde_json::to_string(&params)
+            .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
+        println!("params {text}");
+        Ok(())
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Records {
+    One(GameRecord),
+    Many(Vec<GameRecord>),
+}
+
+#[derive(Serialize)]
+struct ReplayReport {
+    records: usize,
+    moves: u64,
+    scores: Vec<u64>,
+    max_tiles: Vec<u32>,
+    ok: bool,
+}
+
+fn replay(file: PathBuf, json: bool) -> CliResult {
+    let recs = match read_json_file::<Records>(&file)? {
+        Records::One(r) => vec![r],
+        Records::Many(v) => v,
+    };
+    let mut report =
+        ReplayReport { records: recs.len(), moves: 0, scores: vec![], max_tiles: vec![], ok: true };
+    for (i, rec) in recs.iter().enumerate() {
+        let s = twenty48::replay(rec).map_err(|e| {
+            let which = if recs.len() > 1 { format!(" record {i}") } else { String::new() };
+            CliError::failed(format!("{}{which}: {e}", file.display()))
+        })?;
+        report.moves += s.moves;
+        report.scores.push(s.score);
+        report.max_tiles.push(s.max_tile);
+    }
+    if json {
+        print_json(&report)
+    } else {
+        for (i, (s, t)) in report.scores.iter().zip(&report.max_tiles).enumerate() {
+            println!("record {i}: ok, score {s}, max tile {t}");
+        }
+        println!("{} record(s), {} moves: all replay", report.records, report.moves);
+        Ok(())
+    }
+}
+
+#[derive(Serialize)]
+struct BestReport {
+    board: String,
+    best: Option<String>,
+    value: Option<f32>,
+    depth: Option<u8>,
+    nodes: u64,
+}
+
+fn best(text: &str, depth: Option<u8>, json: bool) -> CliResult {
+    let board: Board = text.parse().map_err(|e| CliError::input(format!("board {text:?}: {e}")))?;
+    let heur = Heuristic::new(Params::SHIPPED);
+    let mut cfg = SearchConfig::default();
+    if let Some(d) = depth {
+        if !(1..=12).contains(&d) {
+            return Err(CliError::input("--depth must be between 1 and 12"));
+        }
+        cfg.depth = Depth::Fixed(d);
+    }
+    let mut s = Searcher::new(&heur, cfg);
+    let c = s.best_move(board);
+    // The answer is checked by the engine's own rules before it is printed.
+    if let Some(c) = c {
+        if board.play(c.dir) == Err(twenty48::MoveError::Illegal) {
+            return Err(CliError::failed(format!("search chose illegal move {}", c.dir)));
+        }
+    }
+    let report = BestReport {
+        board: board.to_string(),
+        best: c.map(|c| c.dir.letter().to_string()),
+        value: c.map(|c| c.value),
+        depth: c.map(|c| c.depth),
+        nodes: s.nodes(),
+    };
+    if json {
+        print_json(&report)
+    } else {
+        println!("{board:#}");
+        match c {
+            Some(c) => println!(
+                "best move {} (value {:.0}, depth {}, {} nodes)",
+                c.dir,
+                c.value,
+                c.depth,
+                s.nodes()
+            ),
+            None => println!("no legal move: the game is over"),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,103 @@
+//! End-to-end checks of `bitarcade 2048`: play, record and replay, bench, bad input.
+
+use std::process::{Command, Output};
+
+fn bitarcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitarcade")).args(args).output().expect("the binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+#[test]
+fn play_is_the_same_for_any_thread_count_and_replays() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("games.json");
+    let rec_s = rec.to_str().unwrap();
+    let base = ["2048", "play", "--games", "3", "--depth", "1", "--seed", "5", "--json"];
+    let one = json(&bitarcade(&[&base[..], &["--threads", "1", "--record", rec_s]].concat()));
+    let two = json(&bitarcade(&[&base[..], &["--threads", "2"]].concat()));
+    assert_eq!(one["summary"], two["summary"]);
+    assert_eq!(one["summary"]["games"], 3);
+    assert!(one["summary"]["average"].as_f64().unwrap() > 500.0);
+    let rep = json(&bitarcade(&["2048", "replay", rec_s, "--json"]));
+    assert_eq!(rep["records"], 3);
+    assert_eq!(rep["scores"][0], one["games"][0]["score"]);
+
+    // A tampered record fails with exit code 1 and names the step.
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let moves = v[0]["moves"].as_str().unwrap().to_string();
+    let flipped: String = moves
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if i == 5 {
+                if c == 'U' {
+                    'D'
+                } else {
+                    'U'
+                }
+            } else {
+                c
+            }
+        })
+        .collect();
+    v[0]["moves"] = serde_json::Value::String(flipped);
+    std::fs::write(&rec, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = bitarcade(&["2048", "replay", rec_s]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("step "));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_and_best_run() {
+    let b = json(&bitarcade(&[
+        "2048",
+        "bench",
+        "--boards",
+        "2000",
+        "--random-games",
+        "50",
+        "--positions",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(b["engines_agree"], true);
+    assert!(b["fast"]["move_ns_per_call"].as_f64().unwrap() > 0.0);
+    let best = json(&bitarcade(&["2048", "best", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", "--json"]));
+    assert!(best["best"] == "L" || best["best"] == "R");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["2048", "best", "2 2 2/. . . ./. . . ./. . . ."],
+        vec!["2048", "best", "3 . . ./. . . ./. . . ./. . . ."],
+        vec!["2048", "replay", "/nonexistent/game.json"],
+        vec!["2048", "play", "--games", "0"],
+        vec!["2048", "play", "--prob-cutoff", "2"],
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // Our own errors are one line; clap's usage errors add a "--help" hint line.
+        assert!(err.lines().next().unwrap_or("").contains("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && out.stdout.is_empty(), "{args:?}: {err}");
+        if args[1] != "play" {
+            assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.json");
+    std::fs::write(&f, "{\"game\": \"2048\",\n \"moves\": 7}").unwrap();
+    let out = bitarcade(&["2048", "replay", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:"));
+    std::fs::remove_dir_all(&dir).ok();
+}
