@@ -35,18 +35,21 @@ use crate::movegen::{placement_mask, MoveGen};
 use crate::piece::{Facing, Piece};
 
 /// Number of ordering features.
-pub const N_FEATURES: usize = 8;
+pub const N_FEATURES: usize = 11;
 
 /// Names of the ordering features, in weight order.
 pub const FEATURE_NAMES: [&str; N_FEATURES] = [
     "holes",
-    "filled_or_covered",
+    "max_height",
     "row_transitions",
     "col_transitions",
     "checker_imbalance",
     "column_imbalance",
     "lines_cleared",
     "used_hold",
+    "bumpiness",
+    "narrow_gaps",
+    "piece_top",
 ];
 
 /// Weights of the move-ordering score (higher score is tried first): score = sum of
@@ -56,7 +59,7 @@ pub struct Weights(pub [i32; N_FEATURES]);
 
 impl Weights {
     /// Hand-set starting weights (before training).
-    pub const HAND: Weights = Weights([-40, -3, -4, -4, -2, -1, 6, 0]);
+    pub const HAND: Weights = Weights([-40, -3, -4, -4, -2, -1, 6, 0, -2, -6, -4]);
     /// The weights shipped with the crate (see BENCHMARKS.md for how they were trained).
     pub const TRAINED: Weights = Weights::HAND;
     /// No ordering at all (every child scores 0; generation order).
@@ -90,9 +93,16 @@ const EVEN_COLS: u64 = COL0 * 0b01_0101_0101;
 
 const _: () = assert!(COL0 == 1 | 1 << 10 | 1 << 20 | 1 << 30 | 1 << 40 | 1 << 50);
 
-/// The ordering features of a zone after a placement.
+/// The ordering features of a zone after a placement (`piece_top`: the highest row the piece
+/// covered before line clears).
 #[inline]
-pub fn features(zone: u64, rows: u32, cleared: u32, used_hold: bool) -> [i32; N_FEATURES] {
+pub fn features(
+    zone: u64,
+    rows: u32,
+    cleared: u32,
+    used_hold: bool,
+    piece_top: u32,
+) -> [i32; N_FEATURES] {
     let zm = zone_mask(rows);
     let mut above = zone >> 10;
     above |= above >> 10;
@@ -100,21 +110,34 @@ pub fn features(zone: u64, rows: u32, cleared: u32, used_hold: bool) -> [i32; N_
     above |= above >> 40;
     let empty = !zone & zm;
     let holes = (above & empty).count_ones();
-    let covered = ((zone | above) & zm).count_ones();
+    let fill = (zone | above) & zm;
+    let mut heights = [0i32; 10];
+    for (x, h) in heights.iter_mut().enumerate() {
+        *h = (fill & (COL0 << x)).count_ones() as i32;
+    }
+    let max_h = heights.iter().copied().max().unwrap_or(0);
+    let bump: i32 = heights.windows(2).map(|w| (w[0] - w[1]).abs()).sum();
     let row_t = ((zone ^ (zone >> 1)) & NOT_COL9 & zm).count_ones();
     let col_t =
         if rows > 1 { ((zone ^ (zone >> 10)) & zone_mask(rows - 1)).count_ones() } else { 0 };
     let ck = (empty & CHECKER).count_ones() as i32 - (empty & !CHECKER).count_ones() as i32;
     let ce = (empty & EVEN_COLS).count_ones() as i32 - (empty & !EVEN_COLS).count_ones() as i32;
+    let col9 = COL0 << 9;
+    let left = ((zone << 1) & !COL0) | COL0;
+    let right = ((zone >> 1) & !col9) | col9;
+    let narrow = (empty & left & right).count_ones();
     [
         holes as i32,
-        covered as i32,
+        max_h,
         row_t as i32,
         col_t as i32,
         ck.abs(),
         ce.abs(),
         cleared as i32,
         i32::from(used_hold),
+        bump,
+        narrow as i32,
+        piece_top as i32,
     ]
 }
 
@@ -141,6 +164,168 @@ pub fn areas_divisible(zone: u64, rows: u32) -> bool {
         }
     }
     true
+}
+
+/// One fixed shape for the tiling check: its piece, its rows as 10-bit masks relative to the
+/// leftmost cell of its lowest row (which sits at column `anchor` of the mask).
+#[derive(Clone, Copy)]
+struct TileShape {
+    piece: u8,
+    height: u8,
+    anchor: u8,
+    rows: [u16; 4],
+}
+
+const fn build_tile_shapes() -> [TileShape; 19] {
+    let mut out = [TileShape { piece: 0, height: 0, anchor: 0, rows: [0; 4] }; 19];
+    let mut n = 0;
+    let mut p = 0;
+    while p < 7 {
+        let piece = Piece::ALL[p];
+        let mut f = 0;
+        while f < 4 {
+            let facing = Facing::ALL[f];
+            if piece.canonical(facing) as usize == f {
+                let cells = piece.norm_cells(facing);
+                let mut rows = [0u16; 4];
+                let mut c = 0;
+                while c < 4 {
+                    rows[cells[c].1 as usize] |= 1 << cells[c].0;
+                    c += 1;
+                }
+                let (_, h) = piece.extent(facing);
+                out[n] = TileShape {
+                    piece: p as u8,
+                    height: h as u8,
+                    anchor: rows[0].trailing_zeros() as u8,
+                    rows,
+                };
+                n += 1;
+            }
+            f += 1;
+        }
+        p += 1;
+    }
+    assert!(n == 19);
+    out
+}
+
+const TILE_SHAPES: [TileShape; 19] = build_tile_shapes();
+
+/// A multiplicative hasher for the tiling cache's integer keys.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+}
+
+/// Failed tiling sub-problems: (empty cells, packed piece counts).
+pub type TileFailures =
+    std::collections::HashSet<(u64, u32), std::hash::BuildHasherDefault<MulHasher>>;
+
+/// Whether the empty cells of the zone can be tiled by pieces from `counts` (a relaxation of
+/// the real problem, so `false` proves there is no PC): exact cover with the lowest, leftmost
+/// empty cell covered first, ignoring order, gravity and reachability. A piece placed after a
+/// line clear spans the cleared row in the uncleared frame, so each piece's rows may be
+/// spread over any increasing sequence of rows. `failed` remembers sub-problems already
+/// refuted (pass an empty set if there is nothing to share).
+pub fn tileable(zone: u64, rows: u32, counts: &mut [u8; 7], failed: &mut TileFailures) -> bool {
+    let mut e = [0u16; 6];
+    for (y, r) in e.iter_mut().enumerate().take(rows as usize) {
+        *r = !(zone >> (10 * y)) as u16 & 0x3FF;
+    }
+    tile_rec(&mut e, rows as usize, counts, failed)
+}
+
+fn tile_key(e: &[u16; 6], counts: &[u8; 7]) -> (u64, u32) {
+    let mut k = 0u64;
+    for (y, &r) in e.iter().enumerate() {
+        k |= u64::from(r) << (10 * y);
+    }
+    let mut c = 0u32;
+    for &n in counts {
+        c = c << 4 | u32::from(n.min(15));
+    }
+    (k, c)
+}
+
+fn tile_rec(
+    e: &mut [u16; 6],
+    rows: usize,
+    counts: &mut [u8; 7],
+    failed: &mut TileFailures,
+) -> bool {
+    let Some(y0) = e[..rows].iter().position(|&r| r != 0) else { return true };
+    let key = tile_key(e, counts);
+    if failed.contains(&key) {
+        return false;
+    }
+    let x0 = e[y0].trailing_zeros();
+    for s in &TILE_SHAPES {
+        if counts[usize::from(s.piece)] == 0 || x0 < u32::from(s.anchor) {
+            continue;
+        }
+        let sh = x0 - u32::from(s.anchor);
+        let m0 = s.rows[0] << sh;
+        if m0 > 0x3FF || e[y0] & m0 != m0 {
+            continue;
+        }
+        e[y0] ^= m0;
+        counts[usize::from(s.piece)] -= 1;
+        let ok = place_rows(e, rows, counts, s, sh, 1, y0, failed);
+        counts[usize::from(s.piece)] += 1;
+        e[y0] ^= m0;
+        if ok {
+            return true;
+        }
+    }
+    failed.insert(key);
+    false
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place_rows(
+    e: &mut [u16; 6],
+    rows: usize,
+    counts: &mut [u8; 7],
+    s: &TileShape,
+    sh: u32,
+    j: usize,
+    prev: usize,
+    failed: &mut TileFailures,
+) -> bool {
+    if j == usize::from(s.height) {
+        return tile_rec(e, rows, counts, failed);
+    }
+    let m = s.rows[j] << sh;
+    if m > 0x3FF {
+        return false;
+    }
+    for y in prev + 1..rows {
+        if e[y] & m == m {
+            e[y] ^= m;
+            let ok = place_rows(e, rows, counts, s, sh, j + 1, y, failed);
+            e[y] ^= m;
+            if ok {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// What to solve.
@@ -320,6 +505,8 @@ pub struct SolveStats {
     pub memo_entries: u64,
     /// Peak bytes of the solver's own working memory (memo table and child buffers).
     pub memory_bytes: usize,
+    /// Nodes expanded at each depth (pieces placed), up to 15.
+    pub depth_nodes: [u64; 16],
 }
 
 /// The outcome of a search.
@@ -460,6 +647,8 @@ pub struct Solver {
     restart_base: u64,
     run_limit: u64,
     jitter: u64,
+    tile_depth: u32,
+    tile_failed: TileFailures,
 }
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (1-based index).
@@ -499,7 +688,18 @@ impl Solver {
             restart_base: Self::DEFAULT_RESTART_BASE,
             run_limit: u64::MAX,
             jitter: 0,
+            tile_depth: Self::DEFAULT_TILE_DEPTH,
+            tile_failed: TileFailures::default(),
         }
+    }
+
+    /// Default: the tiling check runs on states with at most this many pieces to place.
+    pub const DEFAULT_TILE_DEPTH: u32 = 3;
+
+    /// Runs the [`tileable`] check on states with at most `pieces` pieces left to place
+    /// (0 turns it off).
+    pub fn set_tile_depth(&mut self, pieces: u32) {
+        self.tile_depth = pieces;
     }
 
     /// Default node budget unit of the restart schedule.
@@ -539,6 +739,7 @@ impl Solver {
         self.save_hold = req.save_hold;
         for h in heights {
             self.memo.clear();
+            self.tile_failed.clear();
             let zone =
                 req.board.to_zone(h).ok_or(RequestError::FieldTooTall(req.board.height()))?;
             let mut run = 1u64;
@@ -583,6 +784,7 @@ impl Solver {
             + self.children.capacity() * std::mem::size_of::<Vec<Child>>()
             + self.path.capacity() * std::mem::size_of::<Child>()
             + self.stream.capacity()
+            + self.tile_failed.capacity() * (std::mem::size_of::<(u64, u32)>() + 1)
     }
 
     fn build_solution(&self, zone0: u64, h: u32) -> Solution {
@@ -655,13 +857,29 @@ impl Solver {
             return false;
         }
         self.stats.nodes += 1;
+        self.stats.depth_nodes[k.min(15)] += 1;
+        let i = if self.use_hold { k + 1 } else { k };
+        let need = (10 * rows - zone.count_ones()) / 4;
+        if need <= self.tile_depth {
+            let mut counts = [0u8; 7];
+            if let Some(h) = held {
+                counts[h.index()] += 1;
+            }
+            let cap = need as usize + usize::from(self.use_hold) - usize::from(held.is_some());
+            for &p in self.stream.iter().skip(i).take(cap) {
+                counts[p.index()] += 1;
+            }
+            if !tileable(zone, rows, &mut counts, &mut self.tile_failed) {
+                self.memo.insert(key);
+                return false;
+            }
+        }
         if self.children.len() <= k {
             self.children.resize_with(k + 1, Vec::new);
         }
         let mut kids = std::mem::take(&mut self.children[k]);
         kids.clear();
         // The candidates: (piece, placed-the-held-one, held afterwards).
-        let i = if self.use_hold { k + 1 } else { k };
         let next = self.stream.get(i).copied();
         let mut cands: [(Piece, bool, Option<Piece>); 2] = [(Piece::I, false, None); 2];
         let mut nc = 0;
@@ -714,7 +932,8 @@ impl Solver {
                     {
                         continue;
                     }
-                    let feat = features(z2, rows2, cleared, from_held);
+                    let top = (63 - placed.leading_zeros()) / 10;
+                    let feat = features(z2, rows2, cleared, from_held, top);
                     let mut score = 0i32;
                     for j in 0..N_FEATURES {
                         score += w[j] * feat[j];
@@ -760,6 +979,40 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tiling relaxation accepts every field on the way to a real PC (with the pieces that
+    /// were actually placed) and refutes an obvious impossibility.
+    #[test]
+    fn tiling_accepts_real_solutions() {
+        let kicks = KickTable::srs_plus();
+        let mut solver = Solver::new(&kicks);
+        let mut failed = TileFailures::default();
+        for i in 0..60 {
+            let req = PcRequest::opener(crate::bag::opener_queue(21, i, 11));
+            let Ok(Outcome::Found(sol)) = solver.solve(&req) else { panic!() };
+            let mut board = Board::EMPTY;
+            let mut rows = sol.height;
+            for k in 0..sol.steps.len() {
+                let mut counts = [0u8; 7];
+                for s in &sol.steps[k..] {
+                    counts[s.piece.index()] += 1;
+                }
+                let zone = board.to_zone(rows).unwrap();
+                assert!(tileable(zone, rows, &mut counts, &mut failed), "queue {i} step {k}");
+                for &(x, y) in &sol.steps[k].cells {
+                    board.set(usize::from(x), usize::from(y));
+                }
+                rows -= board.clear_lines();
+            }
+        }
+        // A 4-deep, 1-wide well beside a full stack needs an I.
+        let well: Board = "#########.\n".repeat(4).parse().unwrap();
+        let zone = well.to_zone(4).unwrap();
+        let mut no_i = [0, 2, 2, 2, 2, 2, 2];
+        assert!(!tileable(zone, 4, &mut no_i, &mut TileFailures::default()));
+        let mut with_i = [1, 0, 0, 0, 0, 0, 0];
+        assert!(tileable(zone, 4, &mut with_i, &mut TileFailures::default()));
+    }
 
     #[test]
     fn luby_sequence() {
