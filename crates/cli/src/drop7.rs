@@ -56,10 +56,12 @@ enum Drop7Command {
         bitarcade drop7 sweep --games 1000000\n  \
         bitarcade drop7 sweep --mode normal --games 100000 --seed 9 --json")]
     Sweep(SweepArgs),
-    /// A/B test two evaluators on the same seeds: paired difference and its significance.
+    /// A/B test two evaluators (or reveal-sample counts) on the same seeds: paired difference
+    /// and its significance.
     #[command(after_help = "Examples:\n  \
         bitarcade drop7 ab --a crowding --b points --games 64 --depth 2\n  \
-        bitarcade drop7 ab --a crowding:600,500,250,800,3000 --b crowding:400,500,250,1200,3000 --games 128")]
+        bitarcade drop7 ab --a crowding:600,500,250,800,3000 --b crowding:400,500,250,1200,3000 --games 128\n  \
+        bitarcade drop7 ab --a crowding --b crowding --a-reveal-samples 8 --depth 3 --games 64")]
     Ab(AbArgs),
 }
 
@@ -193,6 +195,12 @@ struct AbArgs {
     /// Evaluator B (as `--eval`).
     #[arg(long)]
     b: String,
+    /// Reveal samples for A (default: --reveal-samples).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    a_reveal_samples: Option<u32>,
+    /// Reveal samples for B (default: --reveal-samples).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    b_reveal_samples: Option<u32>,
     #[command(flatten)]
     search: SearchOpts,
     /// Games per evaluator (the same seeds for both).
@@ -852,8 +860,12 @@ fn sweep(a: SweepArgs) -> CliResult {
 fn ab(a: AbArgs) -> CliResult {
     let ea = EvalChoice::parse("--a", &a.a)?;
     let eb = EvalChoice::parse("--b", &a.b)?;
-    let (ga, _) = run_batch(&a.search, &ea, a.seed.seed, a.games, a.max_moves, &a.threads, "A")?;
-    let (gb, _) = run_batch(&a.search, &eb, a.seed.seed, a.games, a.max_moves, &a.threads, "B")?;
+    let mut oa = a.search.clone();
+    oa.reveal_samples = a.a_reveal_samples.unwrap_or(oa.reveal_samples);
+    let mut ob = a.search.clone();
+    ob.reveal_samples = a.b_reveal_samples.unwrap_or(ob.reveal_samples);
+    let (ga, _) = run_batch(&oa, &ea, a.seed.seed, a.games, a.max_moves, &a.threads, "A")?;
+    let (gb, _) = run_batch(&ob, &eb, a.seed.seed, a.games, a.max_moves, &a.threads, "B")?;
     let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
     let sb: Vec<u64> = gb.iter().map(|g| g.0.score).collect();
     let diffs: Vec<f64> = sa.iter().zip(&sb).map(|(&x, &y)| x as f64 - y as f64).collect();
@@ -868,6 +880,7 @@ fn ab(a: AbArgs) -> CliResult {
     let half = t95(n - 1.0) * se;
     let report = serde_json::json!({
         "a": ea.label(), "b": eb.label(), "games": a.games, "depth": a.search.depth,
+        "a_reveal_samples": oa.reveal_samples, "b_reveal_samples": ob.reveal_samples,
         "a_summary": summary(&sa), "b_summary": summary(&sb),
         "mean_difference": mean, "difference_ci95": [mean - half, mean + half],
         "paired_t": t, "p_two_sided_normal_approx": p, "a_wins": wins, "b_wins": losses,
@@ -876,8 +889,22 @@ fn ab(a: AbArgs) -> CliResult {
         return print_json(&report);
     }
     let (x, y) = (summary(&sa), summary(&sb));
-    println!("A {}: mean {:.0}, median {:.0}, best {}", ea.label(), x.mean, x.median, x.best);
-    println!("B {}: mean {:.0}, median {:.0}, best {}", eb.label(), y.mean, y.median, y.best);
+    println!(
+        "A {} (reveal samples {}): mean {:.0}, median {:.0}, best {}",
+        ea.label(),
+        oa.reveal_samples,
+        x.mean,
+        x.median,
+        x.best
+    );
+    println!(
+        "B {} (reveal samples {}): mean {:.0}, median {:.0}, best {}",
+        eb.label(),
+        ob.reveal_samples,
+        y.mean,
+        y.median,
+        y.best
+    );
     println!(
         "A - B over {} paired games: {mean:.0} (95% CI {:.0}..{:.0}), paired t = {t:.2}, p = {p:.4}; A better in {wins}, B in {losses}",
         a.games,
