@@ -389,12 +389,13 @@ pub fn bench(suites: &[String], rounds: usize, quick: bool, json: bool) -> CliRe
     }
 
     if want("prove") {
-        say("\nprover positions with and without refutations (3 colours)".into());
-        let n = if quick { 10 } else { 30 };
+        say("\nprover positions with and without refutations (5 colours, budget 20M positions)"
+            .into());
+        let n = if quick { 10 } else { 20 };
         let sizes: &[(usize, usize)] = if quick { &[(6, 6)] } else { &[(6, 6), (7, 7), (8, 8)] };
         for &(w, h) in sizes {
             let mut row = ProveRow {
-                size: format!("{w}x{h}/3"),
+                size: format!("{w}x{h}/5"),
                 boards: n,
                 clearable: 0,
                 unclearable: 0,
@@ -404,7 +405,7 @@ pub fn bench(suites: &[String], rounds: usize, quick: bool, json: bool) -> CliRe
                 saved_pct: 0.0,
             };
             for s in 0..n {
-                let b = Board::random(w, h, 3, 500 + s as u64);
+                let b = Board::random(w, h, 5, 500 + s as u64);
                 let budget = 20_000_000;
                 let (v1, s1) = prove(&b, 2, true, budget);
                 let (v2, s2) = prove(&b, 2, false, budget);
