@@ -80,6 +80,7 @@ pub struct Searcher<S: Stamp = u32> {
     queue: Box<[u16]>,
     heap: BinaryHeap<Node>,
     stack: Vec<u16>,
+    pending: Vec<Node>,
     seen: StampSet<S>,
     expanded: u64,
 }
@@ -107,6 +108,7 @@ impl<S: Stamp> Searcher<S> {
             queue: vec![0; n].into_boxed_slice(),
             heap: BinaryHeap::with_capacity(4 * n + 4),
             stack: Vec::with_capacity(4 * n + 4),
+            pending: Vec::with_capacity(4 * n + 4),
             seen: StampSet::new(n),
             expanded: 0,
         }
@@ -137,11 +139,12 @@ impl<S: Stamp> Searcher<S> {
     fn route_to(&self, from: usize, to: usize) -> Route {
         let mut len = 1;
         let mut c = to;
-        while usize::from(self.parent[c]) != from {
-            c = usize::from(self.parent[c]);
+        while usize::from(self.parent[c & MASK]) != from {
+            c = usize::from(self.parent[c & MASK]);
             len += 1;
         }
-        let first = self.size.dir_between(from, c).expect("a route starts at a neighbour");
+        let k = self.nbr[from & MASK].iter().position(|&n| usize::from(n) == c);
+        let first = Dir::ALL[k.expect("a route starts at a neighbour")];
         Route { len, first }
     }
 
@@ -197,6 +200,7 @@ impl<S: Stamp> Searcher<S> {
         let (tx, ty) = self.xy[to];
         self.seen.begin();
         self.heap.clear();
+        self.pending.clear();
         self.stack.clear();
         self.seen.insert(from);
         self.g[from] = 0;
@@ -206,7 +210,12 @@ impl<S: Stamp> Searcher<S> {
             // first; the heap holds the rest, keyed by (f, -g).
             let c = if let Some(c) = self.stack.pop() {
                 usize::from(c)
-            } else if let Some(Node { key, cell }) = self.heap.pop() {
+            } else if let Some(Node { key, cell }) = {
+                // Cells that step away from the goal wait in `pending` (a plain push) and enter
+                // the heap only once the equal-f cells run out; most searches end first.
+                self.heap.extend(self.pending.drain(..));
+                self.heap.pop()
+            } {
                 let c = usize::from(cell);
                 if 0xFFFF - (key & 0xFFFF) as u16 != self.g[c & MASK] {
                     continue; // a stale entry: c was reached more cheaply since
@@ -243,7 +252,7 @@ impl<S: Stamp> Searcher<S> {
                         // Same f as c, the least: no need to go through the heap.
                         self.stack.push(n);
                     } else {
-                        self.heap.push(Node { key: away_key, cell: n });
+                        self.pending.push(Node { key: away_key, cell: n });
                     }
                 }
             }
