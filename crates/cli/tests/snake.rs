@@ -1,0 +1,122 @@
+//! End-to-end checks of `bitarcade snake ...`: tables, determinism across thread counts,
+//! records that replay, tampered records that fail at the right step, bad input.
+
+use std::process::{Command, Output};
+
+fn bitarcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bitarcade")).args(args).output().expect("runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+fn without_times(mut v: serde_json::Value) -> serde_json::Value {
+    for row in v["rows"].as_array_mut().unwrap() {
+        row.as_object_mut().unwrap().remove("ms_per_game");
+    }
+    v
+}
+
+#[test]
+fn tournament_is_deterministic_for_any_thread_count() {
+    let args = ["snake", "tournament", "--games", "12", "--size", "8x8", "--seed", "5", "--json"];
+    let one = without_times(json(&bitarcade(&[&args[..], &["--threads", "1"]].concat())));
+    let three = without_times(json(&bitarcade(&[&args[..], &["--threads", "3"]].concat())));
+    assert_eq!(one, three);
+    let rows = one["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    let cycle = rows.iter().find(|r| r["solver"] == "cycle").unwrap();
+    assert_eq!(cycle["wins"], 12, "the cycle player wins every 8x8 game");
+    assert_eq!(cycle["avg_score"], 63.0);
+}
+
+#[test]
+fn play_records_replay_and_tampering_is_caught() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-snake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("game.json");
+    let rec_s = rec.to_str().unwrap();
+    let out = json(&bitarcade(&[
+        "snake",
+        "play",
+        "--player",
+        "lookahead",
+        "--size",
+        "8x8",
+        "--seed",
+        "3",
+        "--record",
+        rec_s,
+        "--json",
+    ]));
+    assert_eq!(out["verified"], true);
+    let replayed = json(&bitarcade(&["snake", "replay", rec_s, "--json"]));
+    assert_eq!(replayed["score"], out["score"]);
+    assert_eq!(replayed["moves"], out["moves"]);
+
+    // Change move 5 to a reversal or another direction: the replay must stop at or after it.
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let moves = record["moves"].as_str().unwrap().to_string();
+    let mut chars: Vec<char> = moves.chars().collect();
+    chars[4] = match chars[4] {
+        'U' => 'D',
+        'D' => 'U',
+        'L' => 'R',
+        _ => 'L',
+    };
+    record["moves"] = serde_json::Value::String(chars.into_iter().collect());
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, record.to_string()).unwrap();
+    let out = bitarcade(&["snake", "replay", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("move "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // A wrong fruit cell is caught too.
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let f = record["fruits"][1].as_u64().unwrap();
+    record["fruits"][1] = serde_json::json!((f + 1) % 64);
+    std::fs::write(&bad, record.to_string()).unwrap();
+    let out = bitarcade(&["snake", "replay", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fruit 2"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_and_watch_run() {
+    let b = json(&bitarcade(&["snake", "bench", "--rounds", "1", "--iters", "200", "--json"]));
+    assert_eq!(b["lines"].as_array().unwrap().len(), 3);
+    let out = bitarcade(&["snake", "watch", "--size", "6x6", "--delay-ms", "0", "--every", "50"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Won"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        vec!["snake", "tournament", "--size", "40x40", "--games", "1"],
+        vec!["snake", "tournament", "--players", "greedy", "--games", "1"],
+        vec!["snake", "play", "--start-len", "200"],
+        vec!["snake", "replay", "/nonexistent/record.json"],
+        vec!["snake", "tournament", "--games", "0"],
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("bitarcade-snake-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("r.json");
+    std::fs::write(&f, "{\"seed\": 1,\n \"moves\": oops}").unwrap();
+    let out = bitarcade(&["snake", "replay", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":2:"));
+    std::fs::remove_dir_all(&dir).ok();
+}
