@@ -49,7 +49,9 @@ enum Twenty48Command {
     /// Tune the heuristic weights with a seeded (1+lambda) evolution strategy.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 tune --generations 4 --lambda 3 --games 8 --depth 2\n  \
-        bitarcade 2048 tune --seed 5 --json")]
+        bitarcade 2048 tune --seed 5 --json\n  \
+        bitarcade 2048 tune --generations 30 --lambda 6 --games 32 --depth 2 --seed 2   \
+        (the run behind the shipped weights)")]
     Tune(TuneArgs),
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
     /// the record has a seed, equal to the seeded generator's; the final score and board.
@@ -164,6 +166,9 @@ struct BenchArgs {
     /// Positions to search (depth 3) per engine.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     positions: u64,
+    /// Rounds; every figure is the median over the rounds.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
+    repeats: u8,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -190,6 +195,10 @@ struct TuneArgs {
     /// Move cap of the tuning games.
     #[arg(long, default_value_t = 1_000_000)]
     max_moves: u64,
+    /// Starting weights as a JSON file (default: nneonneo/2048-ai's published weights, the
+    /// start of the run that produced the shipped weights).
+    #[arg(long, value_name = "FILE")]
+    start: Option<PathBuf>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -338,7 +347,6 @@ struct EngineFigures {
     move_ns_per_call: f64,
     scored_move_ns_per_call: f64,
     random_games_per_second_per_thread: f64,
-    random_game_moves_per_second: f64,
     search_nodes_per_second: f64,
 }
 
@@ -349,6 +357,7 @@ struct BenchReport {
     random_games_fast: u64,
     random_games_reference: u64,
     search_positions: u64,
+    repeats: usize,
     fast: EngineFigures,
     reference: EngineFigures,
     move_speedup: f64,
@@ -375,7 +384,7 @@ fn time_moves<G: MoveGen>(gen: &G, boards: &[Board], with_score: bool) -> f64 {
     start.elapsed().as_nanos() as f64 / (4 * boards.len()) as f64
 }
 
-fn time_random_games<G: MoveGen>(gen: &G, seed: u64, games: u64) -> (f64, f64, Vec<u64>) {
+fn time_random_games<G: MoveGen>(gen: &G, seed: u64, games: u64) -> (f64, u64, Vec<u64>) {
     let start = Instant::now();
     let mut moves = 0;
     let mut finals = Vec::with_capacity(games as usize);
@@ -385,7 +394,7 @@ fn time_random_games<G: MoveGen>(gen: &G, seed: u64, games: u64) -> (f64, f64, V
         finals.push(p.board.0 ^ p.score);
     }
     let secs = start.elapsed().as_secs_f64();
-    (games as f64 / secs, moves as f64 / secs, finals)
+    (games as f64 / secs, moves, finals)
 }
 
 fn time_search<G: MoveGen + Copy>(
@@ -435,15 +444,35 @@ fn bench(a: BenchArgs) -> CliResult {
     }
 
     let ref_games = (a.random_games / 10).max(1);
-    let fast_ns = time_moves(&FastMoves, &boards, false);
-    let ref_ns = time_moves(&ReferenceMoves, &boards, false);
-    let fast_scored_ns = time_moves(&FastMoves, &boards, true);
-    let (fast_gps, fast_mps, fast_finals) = time_random_games(&FastMoves, seed, a.random_games);
-    let (ref_gps, ref_mps, ref_finals) = time_random_games(&ReferenceMoves, seed, ref_games);
-    let (fast_nps, fast_choices) = time_search(&heur, FastMoves, &positions);
-    let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
-    let engines_agree =
-        fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
+    // Each figure is the median of `repeats` rounds; within a round the engines run back to
+    // back, so a burst of load from other processes hits both sides of a ratio alike.
+    let reps = usize::from(a.repeats);
+    let mut rows: Vec<[f64; 7]> = Vec::with_capacity(reps);
+    let mut engines_agree = true;
+    for _ in 0..reps {
+        let fast_ns = time_moves(&FastMoves, &boards, false);
+        let ref_ns = time_moves(&ReferenceMoves, &boards, false);
+        let fast_scored_ns = time_moves(&FastMoves, &boards, true);
+        let (fast_gps, _, fast_finals) = time_random_games(&FastMoves, seed, a.random_games);
+        let (ref_gps, _, ref_finals) = time_random_games(&ReferenceMoves, seed, ref_games);
+        let (fast_nps, fast_choices) = time_search(&heur, FastMoves, &positions);
+        let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
+        engines_agree &=
+            fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
+        rows.push([fast_ns, ref_ns, fast_scored_ns, fast_gps, ref_gps, fast_nps, ref_nps]);
+    }
+    let median = |k: usize| {
+        let mut v: Vec<f64> = rows.iter().map(|r| r[k]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let ratio = |num: usize, den: usize| {
+        let mut v: Vec<f64> = rows.iter().map(|r| r[num] / r[den]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (fast_ns, ref_ns, fast_scored_ns) = (median(0), median(1), median(2));
+    let (fast_gps, ref_gps, fast_nps, ref_nps) = (median(3), median(4), median(5), median(6));
     let report = BenchReport {
         seed,
         boards: boards.len() as u64,
@@ -454,19 +483,18 @@ fn bench(a: BenchArgs) -> CliResult {
             move_ns_per_call: fast_ns,
             scored_move_ns_per_call: fast_scored_ns,
             random_games_per_second_per_thread: fast_gps,
-            random_game_moves_per_second: fast_mps,
             search_nodes_per_second: fast_nps,
         },
         reference: EngineFigures {
             move_ns_per_call: ref_ns,
             scored_move_ns_per_call: ref_ns,
             random_games_per_second_per_thread: ref_gps,
-            random_game_moves_per_second: ref_mps,
             search_nodes_per_second: ref_nps,
         },
-        move_speedup: ref_ns / fast_ns,
-        random_games_speedup: fast_gps / ref_gps,
-        search_speedup: fast_nps / ref_nps,
+        repeats: reps,
+        move_speedup: ratio(1, 0),
+        random_games_speedup: ratio(3, 4),
+        search_speedup: ratio(5, 6),
         engines_agree,
     };
     if a.json.json {
@@ -493,8 +521,8 @@ fn bench(a: BenchArgs) -> CliResult {
             "search nodes per second (depth 3)", fast_nps, ref_nps, report.search_speedup
         );
         println!(
-            "({} boards x 4 moves; {} / {} random games; {} search positions; seed {seed}; \
-             engines agree: {})",
+            "(medians of {reps} rounds; {} boards x 4 moves; {} / {} random games; {} search \
+             positions; seed {seed}; engines agree: {})",
             report.boards, a.random_games, ref_games, report.search_positions, engines_agree
         );
     }
@@ -525,10 +553,14 @@ fn tune(a: TuneArgs) -> CliResult {
         max_moves: a.max_moves,
         seed: a.seed.seed,
     };
+    let start = match &a.start {
+        Some(p) => read_json_file(p)?,
+        None => Params::NNEONNEO,
+    };
     let mut gens = Vec::new();
     let json = a.json.json;
     let params = a.threads.install(|| {
-        twenty48::tune::tune(Params::SHIPPED, &cfg, |g| {
+        twenty48::tune::tune(start, &cfg, |g| {
             if !json {
                 let best = g.child_scores.iter().copied().fold(f64::MIN, f64::max);
                 eprintln!(
@@ -542,7 +574,7 @@ fn tune(a: TuneArgs) -> CliResult {
             gens.push(g.clone());
         })
     })?;
-    let report = TuneReport { config: cfg, start: Params::SHIPPED, generations: gens, params };
+    let report = TuneReport { config: cfg, start, generations: gens, params };
     if json {
         print_json(&report)
     } else {
