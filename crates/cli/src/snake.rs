@@ -71,11 +71,11 @@ enum SnakeCommand {
         /// Games per player.
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle).
+        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair).
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "shortest,astar,longest,lookahead,cycle"
+            default_value = "shortest,astar,longest,lookahead,cycle,repair"
         )]
         players: Vec<String>,
         #[command(flatten)]

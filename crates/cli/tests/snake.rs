@@ -26,10 +26,12 @@ fn tournament_is_deterministic_for_any_thread_count() {
     let three = without_times(json(&bitarcade(&[&args[..], &["--threads", "3"]].concat())));
     assert_eq!(one, three);
     let rows = one["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 5);
-    let cycle = rows.iter().find(|r| r["solver"] == "cycle").unwrap();
-    assert_eq!(cycle["wins"], 12, "the cycle player wins every 8x8 game");
-    assert_eq!(cycle["avg_score"], 63.0);
+    assert_eq!(rows.len(), 6);
+    for solver in ["cycle", "repair"] {
+        let row = rows.iter().find(|r| r["solver"] == solver).unwrap();
+        assert_eq!(row["wins"], 12, "{solver} wins every 8x8 game");
+        assert_eq!(row["avg_score"], 63.0);
+    }
 }
 
 #[test]

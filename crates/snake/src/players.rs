@@ -7,6 +7,7 @@
 //! | `longest`   | a longest route to the fruit (BFS route stretched by detours), else to the tail |
 //! | `lookahead` | the BFS route only if a virtual snake sent along it can still reach its tail; else the longest route to the tail; else the safe move with most room |
 //! | `cycle`     | a Hamiltonian cycle with safe shortcuts (below)                             |
+//! | `repair`    | a Hamiltonian cycle rebuilt around the shortest route to each fruit ([`PlayerKind::Repair`]) |
 //!
 //! # The cycle player
 //! A fixed Hamiltonian cycle numbers the cells `0..N`. Measure positions relative to the tail:
@@ -48,16 +49,19 @@ pub enum PlayerKind {
     Lookahead,
     /// Hamiltonian cycle with safe shortcuts.
     Cycle,
+    /// Hamiltonian cycle rebuilt around the shortest route to each fruit.
+    Repair,
 }
 
 impl PlayerKind {
     /// Every player, in table order.
-    pub const ALL: [PlayerKind; 5] = [
+    pub const ALL: [PlayerKind; 6] = [
         PlayerKind::Shortest,
         PlayerKind::Astar,
         PlayerKind::Longest,
         PlayerKind::Lookahead,
         PlayerKind::Cycle,
+        PlayerKind::Repair,
     ];
 
     /// The name used on the command line and in tables.
@@ -68,6 +72,7 @@ impl PlayerKind {
             PlayerKind::Longest => "longest",
             PlayerKind::Lookahead => "lookahead",
             PlayerKind::Cycle => "cycle",
+            PlayerKind::Repair => "repair",
         }
     }
 
@@ -82,6 +87,10 @@ impl PlayerKind {
                 Some(c) => Box::new(c),
                 None => Box::new(Lookahead::new(size)),
             },
+            PlayerKind::Repair => match Repair::new(size) {
+                Some(c) => Box::new(c),
+                None => Box::new(Lookahead::new(size)),
+            },
         }
     }
 }
@@ -90,7 +99,7 @@ impl FromStr for PlayerKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         PlayerKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            format!("{s:?} is not a player (shortest, astar, longest, lookahead, cycle)")
+            format!("{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair)")
         })
     }
 }
@@ -500,6 +509,120 @@ impl Player for Cycle {
         // Creep along the cycle: its successor is empty or the tail, which moves on.
         let n = self.size.cells();
         let succ = usize::from(self.cyc.cells[(usize::from(self.cyc.order[head]) + 1) % n]);
+        self.size.dir_between(head, succ).expect("cycle neighbours")
+    }
+}
+
+/// Moves between rebuild attempts for the same fruit.
+const RETRY: u64 = 1;
+
+/// `repair`: follows a Hamiltonian cycle that always holds the body as one stretch (tail to
+/// head), so every move is safe; whenever the cycle's way to the fruit is longer than the
+/// shortest route `P`, it tries to rebuild the cycle as body, then `P`, then a route `Q` from
+/// the fruit back to the tail stretched by detours until it covers every other empty cell. If
+/// the stretching leaves a cell out, the old cycle stays and the rebuild is tried again later.
+struct Repair {
+    size: Size,
+    next: Vec<u16>,
+    search: Searcher,
+    p: Vec<usize>,
+    q: Vec<usize>,
+    tried_at: Option<(usize, u64)>,
+    fallback: Lookahead,
+}
+
+impl Repair {
+    fn new(size: Size) -> Option<Self> {
+        let cyc = HamCycle::new(size)?;
+        let n = size.cells();
+        let mut next = vec![0u16; n];
+        for i in 0..n {
+            next[usize::from(cyc.cells[i])] = cyc.cells[(i + 1) % n];
+        }
+        Some(Repair {
+            size,
+            next,
+            search: Searcher::new(size),
+            p: Vec::new(),
+            q: Vec::new(),
+            tried_at: None,
+            fallback: Lookahead::new(size),
+        })
+    }
+
+    /// Whether the cycle runs along the body from tail to head.
+    fn holds_body(&self, b: &Board) -> bool {
+        (1..b.len()).all(|i| usize::from(self.next[b.segment(i)]) == b.segment(i - 1))
+    }
+
+    fn cycle_distance(&self, from: usize, to: usize) -> usize {
+        let mut c = from;
+        let mut d = 0;
+        while c != to {
+            c = usize::from(self.next[c]);
+            d += 1;
+        }
+        d
+    }
+
+    /// Tries to rebuild the cycle through the shortest route to `fruit`; `true` on success.
+    fn rebuild(&mut self, b: &Board, fruit: usize) -> bool {
+        let (head, tail) = (b.head(), b.tail());
+        if self.search.bfs(b.occupied(), head, fruit).is_none() {
+            return false;
+        }
+        self.search.path_into(head, fruit, &mut self.p);
+        let mut blocked = *b.occupied();
+        for &c in &self.p {
+            blocked.insert(c);
+        }
+        blocked.remove(fruit);
+        // Q: from the fruit back to the tail through the cells left.
+        if self.search.bfs(&blocked, fruit, tail).is_none() {
+            return false;
+        }
+        self.search.path_into(fruit, tail, &mut self.q);
+        let free = blocked.complement(&self.size.live());
+        stretch(self.size, fruit, &mut self.q, &free);
+        if b.len() + self.p.len() + self.q.len() - 1 != self.size.cells() {
+            return false;
+        }
+        for i in 1..b.len() {
+            self.next[b.segment(i)] = b.segment(i - 1) as u16;
+        }
+        let mut prev = head;
+        for &c in self.p.iter().chain(self.q.iter()) {
+            self.next[prev] = c as u16;
+            prev = c;
+        }
+        true
+    }
+}
+
+impl Player for Repair {
+    fn name(&self) -> &'static str {
+        "repair"
+    }
+
+    fn choose(&mut self, game: &Game) -> Dir {
+        let b = game.board();
+        let head = b.head();
+        if let Some(fruit) = b.fruit() {
+            let retry = match self.tried_at {
+                Some((f, at)) => f != fruit || game.moves() >= at + RETRY,
+                None => true,
+            };
+            if retry && self.cycle_distance(head, fruit) > self.size.manhattan(head, fruit) {
+                self.tried_at = Some((fruit, game.moves()));
+                self.rebuild(b, fruit);
+            }
+        }
+        if !self.holds_body(b) {
+            // Only before the first rebuild of a game that starts longer than 1 and off the
+            // cycle: play look-ahead moves until a rebuild succeeds.
+            return self.fallback.choose(game);
+        }
+        let succ = usize::from(self.next[head]);
         self.size.dir_between(head, succ).expect("cycle neighbours")
     }
 }
