@@ -70,6 +70,26 @@ pub struct Groups {
 
 const NONE: u16 = u16::MAX;
 
+#[inline]
+fn root(parent: &mut [u16], mut i: u16) -> u16 {
+    while parent[i as usize] != i {
+        let p = parent[i as usize];
+        parent[i as usize] = parent[p as usize];
+        i = p;
+    }
+    i
+}
+
+/// Joins the sets of runs `a` and `b`; the smaller root index becomes the root.
+#[inline]
+fn union(parent: &mut [u16], a: u16, b: u16) {
+    let (ra, rb) = (root(parent, a), root(parent, b));
+    if ra != rb {
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[hi as usize] = lo;
+    }
+}
+
 impl Default for Groups {
     fn default() -> Self {
         Self::new()
@@ -100,45 +120,35 @@ impl Groups {
         &self.groups
     }
 
-    #[inline]
-    fn root(&mut self, mut i: u16) -> u16 {
-        while self.parent[i as usize] != i {
-            let p = self.parent[i as usize];
-            self.parent[i as usize] = self.parent[p as usize];
-            i = p;
-        }
-        i
-    }
-
-    #[inline]
-    fn union(&mut self, a: u16, b: u16) {
-        let (ra, rb) = (self.root(a), self.root(b));
-        if ra != rb {
-            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-            self.parent[hi as usize] = lo;
-        }
-    }
-
     /// Finds every group of at least `min_group` tiles of `board`, ready for
     /// [`remove`](Self::remove).
     pub fn find(&mut self, board: &Board, min_group: u32) -> &[Group] {
         self.link(board);
         let n = self.runs.len();
+        for v in [&mut self.next, &mut self.head] {
+            v.clear();
+            v.resize(n, NONE);
+        }
         self.size.clear();
         self.size.resize(n, 0);
         self.x_hi.clear();
         self.x_hi.resize(n, 0);
-        self.next.clear();
-        self.next.resize(n, NONE);
-        self.head.clear();
-        self.head.resize(n, NONE);
-        for r in (0..n).rev() {
-            let root = self.parent[r] as usize;
-            let run = self.runs[r];
-            self.size[root] += run.mask.count_ones();
-            self.x_hi[root] = self.x_hi[root].max(run.x);
-            self.next[r] = self.head[root];
-            self.head[root] = r as u16;
+        {
+            // Local slices: the loop then keeps its pointers in registers.
+            let runs = &self.runs[..n];
+            let parent = &self.parent[..n];
+            let size = &mut self.size[..n];
+            let x_hi = &mut self.x_hi[..n];
+            let next = &mut self.next[..n];
+            let head = &mut self.head[..n];
+            for r in (0..n).rev() {
+                let root = parent[r] as usize;
+                let run = runs[r];
+                size[root] += run.mask.count_ones();
+                x_hi[root] = x_hi[root].max(run.x);
+                next[r] = head[root];
+                head[root] = r as u16;
+            }
         }
         self.collect(min_group, true);
         &self.groups
@@ -152,8 +162,11 @@ impl Groups {
         let n = self.runs.len();
         self.size.clear();
         self.size.resize(n, 0);
-        for r in 0..n {
-            self.size[self.parent[r] as usize] += self.runs[r].mask.count_ones();
+        {
+            let (runs, parent, size) = (&self.runs[..n], &self.parent[..n], &mut self.size[..n]);
+            for r in 0..n {
+                size[parent[r] as usize] += runs[r].mask.count_ones();
+            }
         }
         self.collect(min_group, false);
         &self.groups
@@ -168,11 +181,12 @@ impl Groups {
             self.base[x] = self.runs.len() as u16;
             let starts = col.occ & !col.same_as_below();
             self.starts[x] = starts;
+            let height = col.height();
             let mut rest = starts;
             while rest != 0 {
                 let s = rest.trailing_zeros();
                 rest &= rest - 1;
-                let end = if rest != 0 { rest.trailing_zeros() } else { col.height() };
+                let end = if rest != 0 { rest.trailing_zeros() } else { height };
                 let mask = bits::mask::low_u32(end) & !bits::mask::low_u32(s);
                 self.runs.push(Run { mask, x: x as u8, color: col.color(s) });
             }
@@ -181,43 +195,46 @@ impl Groups {
         let n = self.runs.len();
         self.parent.clear();
         self.parent.extend(0..n as u16);
+        let parent = &mut self.parent[..n];
         for x in 1..cols.len() {
             let h = cols[x - 1].same_as(&cols[x]);
             if h == 0 {
                 continue;
             }
             let (sl, sr) = (self.starts[x - 1], self.starts[x]);
+            let (bl, br) = (self.base[x - 1], self.base[x]);
             let links = h & (!(h << 1) | sl | sr);
             for i in SetBits::new(links) {
                 let below = bits::mask::low_u32(i + 1);
-                let a = self.base[x - 1] + (sl & below).count_ones() as u16 - 1;
-                let b = self.base[x] + (sr & below).count_ones() as u16 - 1;
-                self.union(a, b);
+                let a = bl + (sl & below).count_ones() as u16 - 1;
+                let b = br + (sr & below).count_ones() as u16 - 1;
+                union(parent, a, b);
             }
         }
         // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
         // pass in index order resolves every run to its root.
         for r in 0..n {
-            let p = self.parent[r] as usize;
-            self.parent[r] = self.parent[p];
+            parent[r] = parent[parent[r] as usize];
         }
     }
 
     fn collect(&mut self, min_group: u32, linked: bool) {
         self.groups.clear();
-        self.loose = 0;
-        for r in 0..self.runs.len() {
-            if self.parent[r] as usize != r {
+        let mut loose = 0;
+        let n = self.runs.len();
+        let (runs, parent, size) = (&self.runs[..n], &self.parent[..n], &self.size[..n]);
+        for r in 0..n {
+            if parent[r] as usize != r {
                 continue;
             }
-            let size = self.size[r];
-            if size < min_group {
-                self.loose += size;
+            let sz = size[r];
+            if sz < min_group {
+                loose += sz;
                 continue;
             }
-            let run = self.runs[r];
+            let run = runs[r];
             self.groups.push(Group {
-                size,
+                size: sz,
                 color: run.color,
                 x: run.x,
                 y: run.mask.trailing_zeros() as u8,
@@ -226,6 +243,7 @@ impl Groups {
                 head: if linked { r as u16 } else { NONE },
             });
         }
+        self.loose = loose;
     }
 
     /// The cells of group `g` (from the last [`find`](Self::find)) as one mask per column,
