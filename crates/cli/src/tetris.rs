@@ -133,9 +133,15 @@ struct BenchArgs {
     /// Kick table.
     #[arg(long, default_value = "srs+")]
     kicks: String,
-    /// Ordering weights: "trained", "hand", "zero", or 8 comma-separated integers.
+    /// Ordering weights: "trained", "hand", "zero", or 11 comma-separated integers.
     #[arg(long, default_value = "trained")]
     weights: String,
+    /// Node budget unit of the Luby restart schedule (0: no restarts), for ablations.
+    #[arg(long, default_value_t = Solver::DEFAULT_RESTART_BASE)]
+    restart_base: u64,
+    /// Pieces left at or below which the tiling check runs (0: off), for ablations.
+    #[arg(long, default_value_t = Solver::DEFAULT_TILE_DEPTH)]
+    tile_depth: u32,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -570,13 +576,8 @@ struct BenchLine {
 }
 
 /// One benchmark line: `count` opener queues of `pieces` pieces, PC of exactly `lines` lines.
-fn bench_line(
-    kicks: &KickTable,
-    w: Weights,
-    seed: u64,
-    count: u64,
-    lines: u32,
-) -> CliResult<BenchLine> {
+fn bench_line(kicks: &KickTable, w: Weights, a: &BenchArgs, lines: u32) -> CliResult<BenchLine> {
+    let (seed, count) = (a.seed.seed, a.count);
     let pieces = if lines == 4 { 11 } else { 16 };
     let mut times = Vec::with_capacity(count as usize);
     let (mut nodes, mut max_nodes, mut mem, mut max_mem, mut solved) =
@@ -587,6 +588,8 @@ fn bench_line(
         req.height = Some(lines);
         let start = Instant::now();
         let mut solver = Solver::with_weights(kicks, w);
+        solver.set_restart_base(a.restart_base);
+        solver.set_tile_depth(a.tile_depth);
         let out = solver.solve(&req).map_err(|e| CliError::failed(e.to_string()))?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
         let st = solver.stats();
@@ -640,7 +643,7 @@ fn bench(a: BenchArgs) -> CliResult {
     };
     let mut out = Vec::new();
     for l in lines {
-        out.push(bench_line(&kicks, w, a.seed.seed, a.count, l)?);
+        out.push(bench_line(&kicks, w, &a, l)?);
     }
     let mg = movegen_ratio(&kicks, a.seed.seed);
     if a.json.json {
