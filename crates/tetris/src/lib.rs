@@ -6,7 +6,7 @@
 //! - [`kicks`]: kick tables as data (`none`, `srs`, `srs+`, `srs-tetrio`, or a text file);
 //! - [`board`]: the field (`u16` rows, text form) and the packed PC zone (one `u64`);
 //! - [`movegen`]: exact reachability over (x, y, facing) on bitboards;
-//! - [`reference`]: the slow per-cell engine and the brute-force solver;
+//! - [`reference`](mod@reference): the slow per-cell engine and the brute-force solver;
 //! - [`solver`]: the DFS solver with hold, memo, pruning and learned move ordering;
 //! - [`trace`]: replay verification of solutions;
 //! - [`bag`]: the seeded 7-bag generator and canonical queue enumeration;

@@ -2,8 +2,8 @@
 //!
 //! [`verify`] replays a solution with nothing from the fast path: the Guideline hold rule is
 //! simulated on `(current, hold, queue)`, each placement's cells must be the piece's shape in
-//! some facing and must be among the placements the slow [`reference`](crate::reference)
-//! search reaches on the field as it stands, line clears are applied on a general [`Board`],
+//! some facing and must be among the placements the slow [`reference`](mod@crate::reference)
+//! search reaches on the field as it stands, line clears are applied on a general [`Board`](crate::Board),
 //! and the field must end empty.
 
 use crate::kicks::KickTable;
