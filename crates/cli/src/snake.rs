@@ -2,7 +2,7 @@
 //! and the BFS vs A* bench.
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -411,7 +411,7 @@ struct ReplayReport {
     moves: u64,
 }
 
-fn replay(file: &PathBuf, json: bool) -> CliResult {
+fn replay(file: &Path, json: bool) -> CliResult {
     let record: Record = read_json_file(file)?;
     let summary =
         verify(&record).map_err(|e| CliError::failed(format!("{}: {e}", file.display())))?;

@@ -180,22 +180,28 @@ impl Player for Shortest {
 /// with `a -> a' -> b' -> b`; repeat until nothing stretches. `free` are the cells a detour
 /// may use.
 pub fn stretch(size: Size, from: usize, path: &mut Vec<usize>, free: &Cells) {
+    let Some(&end) = path.last() else { return };
+    // The route as successor links, so a detour is inserted in O(1).
+    let mut next = vec![u16::MAX; size.cells()];
     let mut used = single(from);
+    let mut prev = from;
     for &c in path.iter() {
+        next[prev] = c as u16;
         used.insert(c);
+        prev = c;
     }
-    let mut i = 0;
-    // Walk the pairs (prev, path[i]) where prev is `from` or path[i - 1].
-    while i < path.len() {
-        let a = if i == 0 { from } else { path[i - 1] };
-        let b = path[i];
+    let mut a = from;
+    while a != end {
+        let b = usize::from(next[a]);
         let d = size.dir_between(a, b).expect("route cells are neighbours");
         let mut stretched = false;
         for side in [Dir::ALL[(d as usize + 1) & 3], Dir::ALL[(d as usize + 3) & 3]] {
             if let (Some(a2), Some(b2)) = (size.step(a, side), size.step(b, side)) {
                 let ok = |c: usize| free.contains(c) && !used.contains(c);
                 if ok(a2) && ok(b2) {
-                    path.splice(i..i, [a2, b2]);
+                    next[a] = a2 as u16;
+                    next[a2] = b2 as u16;
+                    next[b2] = b as u16;
                     used.insert(a2);
                     used.insert(b2);
                     stretched = true;
@@ -203,9 +209,16 @@ pub fn stretch(size: Size, from: usize, path: &mut Vec<usize>, free: &Cells) {
                 }
             }
         }
+        // After a detour, look at the new pair (a, a2) again, as the first pass would.
         if !stretched {
-            i += 1;
+            a = b;
         }
+    }
+    path.clear();
+    let mut c = from;
+    while c != end {
+        c = usize::from(next[c]);
+        path.push(c);
     }
 }
 
@@ -568,23 +581,45 @@ impl Repair {
     /// Tries to rebuild the cycle through the shortest route to `fruit`; `true` on success.
     fn rebuild(&mut self, b: &Board, fruit: usize) -> bool {
         let (head, tail) = (b.head(), b.tail());
-        if self.search.bfs(b.occupied(), head, fruit).is_none() {
-            return false;
+        // Up to four tries: P and Q each by BFS (which fans out) or by A* (which runs straight
+        // and deep first); the two give differently shaped routes, and so different leftovers
+        // for the detours to cover.
+        let mut done = false;
+        'tries: for p_astar in [false, true] {
+            let found = if p_astar {
+                self.search.astar(b.occupied(), head, fruit)
+            } else {
+                self.search.bfs(b.occupied(), head, fruit)
+            };
+            if found.is_none() {
+                return false;
+            }
+            self.search.path_into(head, fruit, &mut self.p);
+            let mut blocked = *b.occupied();
+            for &c in &self.p {
+                blocked.insert(c);
+            }
+            blocked.remove(fruit);
+            let free = blocked.complement(&self.size.live());
+            for q_astar in [false, true] {
+                // Q: from the fruit back to the tail through the cells left.
+                let found = if q_astar {
+                    self.search.astar(&blocked, fruit, tail)
+                } else {
+                    self.search.bfs(&blocked, fruit, tail)
+                };
+                if found.is_none() {
+                    continue 'tries;
+                }
+                self.search.path_into(fruit, tail, &mut self.q);
+                stretch(self.size, fruit, &mut self.q, &free);
+                if b.len() + self.p.len() + self.q.len() - 1 == self.size.cells() {
+                    done = true;
+                    break 'tries;
+                }
+            }
         }
-        self.search.path_into(head, fruit, &mut self.p);
-        let mut blocked = *b.occupied();
-        for &c in &self.p {
-            blocked.insert(c);
-        }
-        blocked.remove(fruit);
-        // Q: from the fruit back to the tail through the cells left.
-        if self.search.bfs(&blocked, fruit, tail).is_none() {
-            return false;
-        }
-        self.search.path_into(fruit, tail, &mut self.q);
-        let free = blocked.complement(&self.size.live());
-        stretch(self.size, fruit, &mut self.q, &free);
-        if b.len() + self.p.len() + self.q.len() - 1 != self.size.cells() {
+        if !done {
             return false;
         }
         for i in 1..b.len() {
