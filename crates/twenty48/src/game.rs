@@ -289,6 +289,39 @@ pub fn score_from_board(board: Board, fours: u64) -> u64 {
     merged - 4 * fours
 }
 
+/// Perft: the number of (move, spawn) sequences of `depth` plies from `board`, where a ply
+/// is a legal move followed by one spawn (each empty cell with a 2 and with a 4 counts as a
+/// different spawn). A move that would create a 65536 ends the line and counts as one leaf.
+/// Computed through any move generator, so the engines can be compared on exact counts.
+pub fn perft<G: crate::search::MoveGen>(board: Board, depth: u32, gen: &G) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for d in Dir::ALL {
+        let (b, overflow) = gen.shift(board, d);
+        if overflow {
+            total += 1;
+            continue;
+        }
+        if b == board {
+            continue;
+        }
+        let mut empty = b.empty_mask();
+        if depth == 1 {
+            total += 2 * u64::from(empty.count_ones());
+            continue;
+        }
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            total += perft(Board(b.0 | bit), depth - 1, gen);
+            total += perft(Board(b.0 | (bit << 1)), depth - 1, gen);
+        }
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
