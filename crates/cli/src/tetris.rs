@@ -142,6 +142,9 @@ struct BenchArgs {
     /// Pieces left at or below which the tiling check runs (0: off), for ablations.
     #[arg(long, default_value_t = Solver::DEFAULT_TILE_DEPTH)]
     tile_depth: u32,
+    /// Depth of the tiling-prefix test above the tiling depth (0: off), for ablations.
+    #[arg(long, default_value_t = Solver::DEFAULT_PREFIX_DEPTH)]
+    prefix_depth: u32,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -590,6 +593,7 @@ fn bench_line(kicks: &KickTable, w: Weights, a: &BenchArgs, lines: u32) -> CliRe
         let mut solver = Solver::with_weights(kicks, w);
         solver.set_restart_base(a.restart_base);
         solver.set_tile_depth(a.tile_depth);
+        solver.set_prefix_depth(a.prefix_depth);
         let out = solver.solve(&req).map_err(|e| CliError::failed(e.to_string()))?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
         let st = solver.stats();

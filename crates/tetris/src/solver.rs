@@ -254,6 +254,75 @@ pub fn tileable(zone: u64, rows: u32, counts: &mut [u8; 7], failed: &mut TileFai
     tile_rec(&mut e, rows as usize, counts, failed)
 }
 
+/// A cheaper sound test than [`tileable`]: whether the first `depth` steps of the same exact
+/// cover (lowest, leftmost empty cell first) can be made. No prefix means no tiling, so `false`
+/// still proves there is no PC.
+pub fn tileable_prefix(zone: u64, rows: u32, counts: &mut [u8; 7], depth: u32) -> bool {
+    let mut e = [0u16; 6];
+    for (y, r) in e.iter_mut().enumerate().take(rows as usize) {
+        *r = !(zone >> (10 * y)) as u16 & 0x3FF;
+    }
+    prefix_rec(&mut e, rows as usize, counts, depth)
+}
+
+fn prefix_rec(e: &mut [u16; 6], rows: usize, counts: &mut [u8; 7], depth: u32) -> bool {
+    if depth == 0 {
+        return true;
+    }
+    let Some(y0) = e[..rows].iter().position(|&r| r != 0) else { return true };
+    let x0 = e[y0].trailing_zeros();
+    for s in &TILE_SHAPES {
+        if counts[usize::from(s.piece)] == 0 || x0 < u32::from(s.anchor) {
+            continue;
+        }
+        let sh = x0 - u32::from(s.anchor);
+        let m0 = s.rows[0] << sh;
+        if m0 > 0x3FF || e[y0] & m0 != m0 {
+            continue;
+        }
+        e[y0] ^= m0;
+        counts[usize::from(s.piece)] -= 1;
+        let ok = prefix_rows(e, rows, counts, s, sh, 1, y0, depth);
+        counts[usize::from(s.piece)] += 1;
+        e[y0] ^= m0;
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prefix_rows(
+    e: &mut [u16; 6],
+    rows: usize,
+    counts: &mut [u8; 7],
+    s: &TileShape,
+    sh: u32,
+    j: usize,
+    prev: usize,
+    depth: u32,
+) -> bool {
+    if j == usize::from(s.height) {
+        return prefix_rec(e, rows, counts, depth - 1);
+    }
+    let m = s.rows[j] << sh;
+    if m > 0x3FF {
+        return false;
+    }
+    for y in prev + 1..rows {
+        if e[y] & m == m {
+            e[y] ^= m;
+            let ok = prefix_rows(e, rows, counts, s, sh, j + 1, y, depth);
+            e[y] ^= m;
+            if ok {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 fn tile_key(e: &[u16; 6], counts: &[u8; 7]) -> (u64, u32) {
     let mut k = 0u64;
     for (y, &r) in e.iter().enumerate() {
@@ -651,6 +720,7 @@ pub struct Solver {
     run_limit: u64,
     jitter: u64,
     tile_depth: u32,
+    prefix_depth: u32,
     tile_failed: TileFailures,
 }
 
@@ -692,6 +762,7 @@ impl Solver {
             run_limit: u64::MAX,
             jitter: 0,
             tile_depth: Self::DEFAULT_TILE_DEPTH,
+            prefix_depth: Self::DEFAULT_PREFIX_DEPTH,
             tile_failed: TileFailures::default(),
         }
     }
@@ -703,6 +774,15 @@ impl Solver {
     /// (0 turns it off).
     pub fn set_tile_depth(&mut self, pieces: u32) {
         self.tile_depth = pieces;
+    }
+
+    /// Default depth of the [`tileable_prefix`] test on states above the tiling depth.
+    pub const DEFAULT_PREFIX_DEPTH: u32 = 0;
+
+    /// Depth of the [`tileable_prefix`] test run on states with more pieces left than the
+    /// tiling depth (0 turns it off).
+    pub fn set_prefix_depth(&mut self, depth: u32) {
+        self.prefix_depth = depth;
     }
 
     /// Default node budget unit of the restart schedule.
@@ -863,7 +943,7 @@ impl Solver {
         self.stats.depth_nodes[k.min(15)] += 1;
         let i = if self.use_hold { k + 1 } else { k };
         let need = (10 * rows - zone.count_ones()) / 4;
-        if need <= self.tile_depth {
+        if need <= self.tile_depth || self.prefix_depth > 0 {
             let mut counts = [0u8; 7];
             if let Some(h) = held {
                 counts[h.index()] += 1;
@@ -872,7 +952,12 @@ impl Solver {
             for &p in self.stream.iter().skip(i).take(cap) {
                 counts[p.index()] += 1;
             }
-            if !tileable(zone, rows, &mut counts, &mut self.tile_failed) {
+            let ok = if need <= self.tile_depth {
+                tileable(zone, rows, &mut counts, &mut self.tile_failed)
+            } else {
+                tileable_prefix(zone, rows, &mut counts, self.prefix_depth)
+            };
+            if !ok {
                 self.memo.insert(key);
                 return false;
             }
@@ -1002,6 +1087,9 @@ mod tests {
                 }
                 let zone = board.to_zone(rows).unwrap();
                 assert!(tileable(zone, rows, &mut counts, &mut failed), "queue {i} step {k}");
+                for d in 1..4 {
+                    assert!(tileable_prefix(zone, rows, &mut counts, d), "queue {i} step {k}");
+                }
                 for &(x, y) in &sol.steps[k].cells {
                     board.set(usize::from(x), usize::from(y));
                 }
@@ -1013,6 +1101,7 @@ mod tests {
         let zone = well.to_zone(4).unwrap();
         let mut no_i = [0, 2, 2, 2, 2, 2, 2];
         assert!(!tileable(zone, 4, &mut no_i, &mut TileFailures::default()));
+        assert!(!tileable_prefix(zone, 4, &mut no_i, 1));
         let mut with_i = [1, 0, 0, 0, 0, 0, 0];
         assert!(tileable(zone, 4, &mut with_i, &mut TileFailures::default()));
     }
