@@ -114,3 +114,51 @@ fn sweep_shard_and_bench_run() {
     assert_eq!(b["results"][0]["solved"], 5);
     assert_eq!(b["results"][1]["solved"], 5);
 }
+
+#[test]
+fn kick_file_no_hold_and_save_hold() {
+    let kicks = tmp("kicks.txt");
+    // SRS for J L S T Z only, written by hand in the documented text form.
+    std::fs::write(
+        &kicks,
+        "# JLSTZ SRS\n\
+         JLSTZ N E (0,0) (-1,0) (-1,+1) (0,-2) (-1,-2)\n\
+         JLSTZ E N (0,0) (+1,0) (+1,-1) (0,+2) (+1,+2)\n\
+         JLSTZ E S (0,0) (+1,0) (+1,-1) (0,+2) (+1,+2)\n\
+         JLSTZ S E (0,0) (-1,0) (-1,+1) (0,-2) (-1,-2)\n\
+         JLSTZ S W (0,0) (+1,0) (+1,+1) (0,-2) (+1,-2)\n\
+         JLSTZ W S (0,0) (-1,0) (-1,-1) (0,+2) (-1,+2)\n\
+         JLSTZ W N (0,0) (-1,0) (-1,-1) (0,+2) (-1,+2)\n\
+         JLSTZ N W (0,0) (+1,0) (+1,+1) (0,-2) (+1,-2)\n",
+    )
+    .unwrap();
+    let v = json(&bitarcade(&[
+        "tetris",
+        "pc",
+        "--queue",
+        "IOTLJSZIOTS",
+        "--kicks",
+        kicks.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["found"], true);
+    assert_eq!(v["kicks"], "custom");
+    let nohold = json(&bitarcade(&["tetris", "pc", "--queue", "OOIOOO", "--no-hold", "--json"]));
+    assert!(nohold["steps"].as_array().unwrap().iter().all(|s| s["hold"] == false));
+    let keep =
+        json(&bitarcade(&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--save-hold", "Z", "--json"]));
+    if keep["found"] == true {
+        let placed: Vec<&str> = keep["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["piece"].as_str().unwrap())
+            .collect();
+        assert_eq!(placed.iter().filter(|&&p| p == "Z").count(), 0);
+    }
+    std::fs::write(&kicks, "T N E (0,0) (1 0)\n").unwrap();
+    let bad =
+        bitarcade(&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--kicks", kicks.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
+}
