@@ -143,7 +143,8 @@ fn kick_file_no_hold_and_save_hold() {
     ]));
     assert_eq!(v["found"], true);
     assert_eq!(v["kicks"], "custom");
-    let nohold = json(&bitarcade(&["tetris", "pc", "--queue", "OOIOOO", "--no-hold", "--json"]));
+    let nohold = json(&bitarcade(&["tetris", "pc", "--queue", "OOOOO", "--no-hold", "--json"]));
+    assert_eq!(nohold["steps"].as_array().unwrap().len(), 5);
     assert!(nohold["steps"].as_array().unwrap().iter().all(|s| s["hold"] == false));
     let keep =
         json(&bitarcade(&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--save-hold", "Z", "--json"]));
