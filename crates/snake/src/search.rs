@@ -130,10 +130,11 @@ impl<S: Stamp> Searcher<S> {
         &mut self.seen
     }
 
-    /// Heap capacity, to check that searches do not grow it.
+    /// Capacities of the heap, the equal-f stack and the parked list, to check that searches
+    /// never grow them (no allocation per search).
     #[doc(hidden)]
-    pub fn heap_capacity(&self) -> usize {
-        self.heap.capacity()
+    pub fn heap_capacity(&self) -> (usize, usize, usize) {
+        (self.heap.capacity(), self.stack.capacity(), self.pending.capacity())
     }
 
     fn route_to(&self, from: usize, to: usize) -> Route {
