@@ -132,17 +132,17 @@ struct SolveArgs {
     /// Highest score, or an empty board.
     #[arg(long, value_enum, default_value_t = GoalArg::Score)]
     goal: GoalArg,
-    /// Beam width: states kept per layer.
-    #[arg(long, short = 'w', default_value_t = 1000)]
-    width: usize,
+    /// Beam width: states kept per layer (default: 30 with --eval rollout, else 1000).
+    #[arg(long, short = 'w')]
+    width: Option<usize>,
     /// Objective of the score goal.
-    #[arg(long, value_enum, default_value_t = EvalArg::Groups)]
+    #[arg(long, value_enum, default_value_t = EvalArg::Rollout)]
     eval: EvalArg,
     /// Weight (percent) of the tabu colour's one-group value.
     #[arg(long, default_value_t = 100)]
     tabu_pct: i64,
     /// Playouts per child for --eval rollout.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 4)]
     playouts: u32,
     /// Clear goal: run only the given width (no 16, 64, 256, ... widening first).
     #[arg(long)]
@@ -277,7 +277,11 @@ struct SolveReport {
 fn solve(a: SolveArgs) -> CliResult {
     let points: Points =
         a.points.parse().map_err(|e: String| CliError::input(format!("--points: {e}")))?;
-    if a.width == 0 || a.width > 10_000_000 {
+    let width = a.width.unwrap_or(match (a.goal, a.eval) {
+        (GoalArg::Score, EvalArg::Rollout) => 30,
+        _ => 1000,
+    });
+    if width == 0 || width > 10_000_000 {
         return Err(CliError::input("--width must be 1 to 10000000"));
     }
     if let Some(m) = a.min_group {
@@ -322,8 +326,8 @@ fn solve(a: SolveArgs) -> CliResult {
             Goal::Score => "score",
             Goal::Clear => "clear",
         },
-        width: a.width,
-        eval: format!("{eval:?}"),
+        width,
+        eval: if goal == Goal::Clear { "clear-penalty".into() } else { format!("{eval:?}") },
         threads: a.threads.count(),
         boards: Vec::new(),
         total_score: 0,
@@ -338,7 +342,7 @@ fn solve(a: SolveArgs) -> CliResult {
             min_group: a.min_group.or(*file_min).unwrap_or(2).max(2),
         };
         let cfg = Config {
-            width: a.width,
+            width,
             goal,
             rules,
             eval,
