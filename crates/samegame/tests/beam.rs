@@ -28,7 +28,8 @@ fn two_pass_equals_one_pass() {
     for i in 0..12 {
         let b = Board::random(6 + i % 6, 6 + i % 5, 3 + i % 3, rng.next_u64());
         for goal in [Goal::Score, Goal::Clear] {
-            for eval in [Eval::Groups, Eval::Tabu { tabu_pct: 100 }, Eval::Rollout { playouts: 2 }] {
+            for eval in [Eval::Groups, Eval::Tabu { tabu_pct: 100 }, Eval::Rollout { playouts: 2 }]
+            {
                 let mut cfg = Config::new(goal, 30 + 17 * i);
                 cfg.eval = eval;
                 let two = run(&b, &cfg, 2);
