@@ -152,9 +152,11 @@ pub fn read_json_file<T: serde::de::DeserializeOwned>(path: &Path) -> CliResult<
 pub fn progress(len: u64, label: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} eta {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar.set_prefix(label.to_string());
     bar

@@ -352,7 +352,20 @@ fn solve(a: SolveArgs) -> CliResult {
             seed: a.seed,
         };
         let start = Instant::now();
-        let out = a.threads.install(|| beam::search(board, &cfg, None, |_| {}))?;
+        let layer_bar = &bar;
+        let out = a.threads.install(|| {
+            beam::search(board, &cfg, None, |p| {
+                layer_bar.set_message(format!(
+                    "board {}: layer {}, beam {}, best {}, fewest tiles {}, {} nodes",
+                    first_index + i,
+                    p.layer,
+                    p.beam,
+                    if p.best == i64::MIN { "-".to_string() } else { p.best.to_string() },
+                    p.fewest_tiles,
+                    p.nodes
+                ));
+            })
+        })?;
         let seconds = start.elapsed().as_secs_f64();
         // Trust nothing the search says: replay through the checked engine.
         let v = trace::verify(board, &out.moves, &rules).map_err(|(k, e)| {
