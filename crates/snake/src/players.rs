@@ -538,8 +538,11 @@ struct Repair {
     size: Size,
     next: Vec<u16>,
     search: Searcher,
+    p0: Vec<usize>,
     p: Vec<usize>,
     q: Vec<usize>,
+    best_p: Vec<usize>,
+    best_q: Vec<usize>,
     tried_at: Option<(usize, u64)>,
     fallback: Lookahead,
 }
@@ -556,8 +559,11 @@ impl Repair {
             size,
             next,
             search: Searcher::new(size),
+            p0: Vec::new(),
             p: Vec::new(),
             q: Vec::new(),
+            best_p: Vec::new(),
+            best_q: Vec::new(),
             tried_at: None,
             fallback: Lookahead::new(size),
         })
@@ -581,10 +587,14 @@ impl Repair {
     /// Tries to rebuild the cycle through the shortest route to `fruit`; `true` on success.
     fn rebuild(&mut self, b: &Board, fruit: usize) -> bool {
         let (head, tail) = (b.head(), b.tail());
+        let live = self.size.live();
+        // Accept a rebuild only if its way to the fruit beats the current cycle's.
+        let mut limit = self.cycle_distance(head, fruit);
+        let mut done = false;
         // Up to four tries: P and Q each by BFS (which fans out) or by A* (which runs straight
         // and deep first); the two give differently shaped routes, and so different leftovers
-        // for the detours to cover.
-        let mut done = false;
+        // for the detours to cover. A try whose Q misses cells stretches P through the cells
+        // only P can reach, then Q again; the shortest complete P wins.
         'tries: for p_astar in [false, true] {
             let found = if p_astar {
                 self.search.astar(b.occupied(), head, fruit)
@@ -592,15 +602,14 @@ impl Repair {
                 self.search.bfs(b.occupied(), head, fruit)
             };
             if found.is_none() {
-                return false;
+                break;
             }
-            self.search.path_into(head, fruit, &mut self.p);
+            self.search.path_into(head, fruit, &mut self.p0);
             let mut blocked = *b.occupied();
-            for &c in &self.p {
+            for &c in &self.p0 {
                 blocked.insert(c);
             }
             blocked.remove(fruit);
-            let free = blocked.complement(&self.size.live());
             for q_astar in [false, true] {
                 // Q: from the fruit back to the tail through the cells left.
                 let found = if q_astar {
@@ -611,11 +620,41 @@ impl Repair {
                 if found.is_none() {
                     continue 'tries;
                 }
+                self.p.clear();
+                self.p.extend_from_slice(&self.p0);
                 self.search.path_into(fruit, tail, &mut self.q);
-                stretch(self.size, fruit, &mut self.q, &free);
-                if b.len() + self.p.len() + self.q.len() - 1 == self.size.cells() {
+                for round in 0..3 {
+                    if round > 0 {
+                        // Stretch P through the cells neither the body nor Q holds.
+                        let mut taken = *b.occupied();
+                        for &c in &self.q {
+                            taken.insert(c);
+                        }
+                        stretch(self.size, head, &mut self.p, &taken.complement(&live));
+                        if self.p.len() >= limit {
+                            break;
+                        }
+                    }
+                    let mut taken = *b.occupied();
+                    for &c in &self.p {
+                        taken.insert(c);
+                    }
+                    taken.remove(fruit);
+                    stretch(self.size, fruit, &mut self.q, &taken.complement(&live));
+                    if b.len() + self.p.len() + self.q.len() - 1 == self.size.cells() {
+                        break;
+                    }
+                }
+                if self.p.len() < limit
+                    && b.len() + self.p.len() + self.q.len() - 1 == self.size.cells()
+                {
+                    limit = self.p.len();
                     done = true;
-                    break 'tries;
+                    std::mem::swap(&mut self.p, &mut self.best_p);
+                    std::mem::swap(&mut self.q, &mut self.best_q);
+                    if limit == self.p0.len() {
+                        break 'tries;
+                    }
                 }
             }
         }
@@ -626,7 +665,7 @@ impl Repair {
             self.next[b.segment(i)] = b.segment(i - 1) as u16;
         }
         let mut prev = head;
-        for &c in self.p.iter().chain(self.q.iter()) {
+        for &c in self.best_p.iter().chain(self.best_q.iter()) {
             self.next[prev] = c as u16;
             prev = c;
         }
