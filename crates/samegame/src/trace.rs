@@ -13,7 +13,7 @@
 //! Coordinates: `x` is the column from the left, `y` the row from the bottom, both 0-based,
 //! naming any tile of the clicked group in the board as it stands before that move. There is
 //! no random draw in SameGame, so the board and the moves are the whole game. [`replay`]
-//! checks every move with the checked [`play`](crate::play) (a column-by-column group grower
+//! checks every move with the checked [`play`] (a column-by-column group grower
 //! independent of the run-linking search engine), then every recorded count and the totals.
 
 use serde::{Deserialize, Serialize};
