@@ -4,7 +4,7 @@
 //!   64 columns, 8 colours); gravity is a PEXT per plane. Text form: rows top first, digits
 //!   `0`-`7`, `.` empty, `#` comments; sgbust's BGF2 files too.
 //! - [`Groups`]: group finding by linking single-colour runs of neighbouring columns.
-//! - [`reference`]: the slow engine (a byte per cell, flood fill) the fast one is gated against.
+//! - [`reference`](mod@reference): the slow engine (a byte per cell, flood fill) the fast one is gated against.
 //! - [`beam`]: the deterministic two-pass parallel beam search (`Goal::Score`, `Goal::Clear`).
 //! - [`prove`]: refutations and an exact clearability decider.
 //! - [`trace`]: solutions as moves, their independent verification, and game records.
