@@ -3,7 +3,7 @@
 //!
 //! - [`board`]: the packed [`Board`] (one nibble per cell) and its text form.
 //! - [`tables`]: the 65,536-entry row tables, built by `const fn` with asserted invariants.
-//! - [`reference`]: a plain 4x4 array engine for the gate tests.
+//! - [`reference`](mod@reference): a plain 4x4 array engine for the gate tests.
 //! - [`game`]: a game in progress, the documented seeded spawn rule, players.
 //! - [`trace`]: game records and [`trace::replay`].
 //! - [`search`]: heuristic expectimax.
