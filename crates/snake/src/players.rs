@@ -532,8 +532,10 @@ const RETRY: u64 = 1;
 /// `repair`: follows a Hamiltonian cycle that always holds the body as one stretch (tail to
 /// head), so every move is safe; whenever the cycle's way to the fruit is longer than the
 /// shortest route `P`, it tries to rebuild the cycle as body, then `P`, then a route `Q` from
-/// the fruit back to the tail stretched by detours until it covers every other empty cell. If
-/// the stretching leaves a cell out, the old cycle stays and the rebuild is tried again later.
+/// the fruit back to the tail stretched by detours until it covers every other empty cell; cells
+/// that `Q` leaves out are offered to `P`'s detours (then `Q`'s again), and the shortest complete
+/// rebuild that beats the cycle's way to the fruit is kept. If every try leaves a cell out, the
+/// old cycle stays and the rebuild is tried again later.
 struct Repair {
     size: Size,
     next: Vec<u16>,
@@ -595,16 +597,26 @@ impl Repair {
         // and deep first); the two give differently shaped routes, and so different leftovers
         // for the detours to cover. A try whose Q misses cells stretches P through the cells
         // only P can reach, then Q again; the shortest complete P wins.
-        'tries: for p_astar in [false, true] {
+        'tries: for (p_astar, p_back) in
+            [(false, false), (true, false), (false, true), (true, true)]
+        {
+            // P searched from the head, or from the fruit back to the head (another shape).
+            let (from, to) = if p_back { (fruit, head) } else { (head, fruit) };
             let found = if p_astar {
-                self.search.astar(b.occupied(), head, fruit)
+                self.search.astar(b.occupied(), from, to)
             } else {
-                self.search.bfs(b.occupied(), head, fruit)
+                self.search.bfs(b.occupied(), from, to)
             };
             if found.is_none() {
                 break;
             }
-            self.search.path_into(head, fruit, &mut self.p0);
+            self.search.path_into(from, to, &mut self.p0);
+            if p_back {
+                // [.., head] from the fruit: reverse it into [.., fruit] from the head.
+                self.p0.pop();
+                self.p0.reverse();
+                self.p0.push(fruit);
+            }
             let mut blocked = *b.occupied();
             for &c in &self.p0 {
                 blocked.insert(c);
