@@ -58,10 +58,8 @@ fn gen_solve_record_replay_show() {
 
 #[test]
 fn same_output_on_any_thread_count() {
-    let a =
-        ok(&run(&["samegame", "solve", "--width", "8", "--threads", "1", "--seed", "3"], None));
-    let b =
-        ok(&run(&["samegame", "solve", "--width", "8", "--threads", "2", "--seed", "3"], None));
+    let a = ok(&run(&["samegame", "solve", "--width", "8", "--threads", "1", "--seed", "3"], None));
+    let b = ok(&run(&["samegame", "solve", "--width", "8", "--threads", "2", "--seed", "3"], None));
     let strip = |s: &str| {
         s.lines().map(|l| l.split(" nodes,").next().unwrap_or(l).to_string()).collect::<Vec<_>>()
     };
