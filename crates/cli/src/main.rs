@@ -6,7 +6,6 @@
 //! Bad input exits with code 2 and a one-line message; a failed check exits with code 1.
 
 mod bits_cmd;
-#[allow(dead_code)] // helpers for the game commands: a few are not used by every build yet
 mod common;
 mod drop7;
 mod samegame;
