@@ -8,6 +8,7 @@
 //! - [`movegen`]: exact reachability over (x, y, facing) on bitboards;
 //! - [`reference`](mod@reference): the slow per-cell engine and the brute-force solver;
 //! - [`solver`]: the DFS solver with hold, memo, pruning and learned move ordering;
+//! - [`tiling`]: the order-free tiling test the solver prunes with;
 //! - [`trace`]: replay verification of solutions;
 //! - [`bag`]: the seeded 7-bag generator and canonical queue enumeration;
 //! - [`fumen_io`]: fumen (`v115@...`) in and out.
@@ -33,6 +34,7 @@ pub mod movegen;
 pub mod piece;
 pub mod reference;
 pub mod solver;
+pub mod tiling;
 pub mod trace;
 
 pub use board::Board;

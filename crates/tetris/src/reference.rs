@@ -137,3 +137,79 @@ pub fn brute_force_pc(
         rec(mg, zone, rows, None, stream, false)
     }
 }
+
+/// The slow twin of [`tiling::tileable`](crate::tiling::tileable): the same exact cover (lowest,
+/// leftmost empty cell first; each piece's rows on any increasing sequence of rows), one `u16`
+/// row at a time, shapes read from the piece tables, no precomputed tiles and no cache.
+pub fn tileable_rows(zone: u64, rows: u32, counts: &mut [u8; 7]) -> bool {
+    fn rec(e: &mut [u16; 6], rows: usize, counts: &mut [u8; 7]) -> bool {
+        let Some(y0) = e[..rows].iter().position(|&r| r != 0) else { return true };
+        let x0 = e[y0].trailing_zeros() as i32;
+        for piece in Piece::ALL {
+            if counts[piece.index()] == 0 {
+                continue;
+            }
+            for f in Facing::ALL {
+                if piece.canonical(f) != f {
+                    continue;
+                }
+                // The shape's rows, bottom first, as column sets relative to the leftmost cell
+                // of its lowest row.
+                let cells = piece.norm_cells(f);
+                let (_, h) = piece.extent(f);
+                let low_left =
+                    cells.iter().filter(|c| c.1 == 0).map(|c| i32::from(c.0)).min().unwrap_or(0);
+                let mut shape = [0u16; 4];
+                let mut fits = true;
+                for &(cx, cy) in &cells {
+                    let x = x0 + i32::from(cx) - low_left;
+                    if !(0..10).contains(&x) {
+                        fits = false;
+                    }
+                    shape[cy as usize] |= 1 << x.clamp(0, 15);
+                }
+                if !fits || e[y0] & shape[0] != shape[0] {
+                    continue;
+                }
+                e[y0] ^= shape[0];
+                counts[piece.index()] -= 1;
+                let ok = spread(e, rows, counts, &shape[..h as usize], 1, y0);
+                counts[piece.index()] += 1;
+                e[y0] ^= shape[0];
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    // Puts the shape's row `j` on some row above `prev`, then the rest, then recurses.
+    fn spread(
+        e: &mut [u16; 6],
+        rows: usize,
+        counts: &mut [u8; 7],
+        shape: &[u16],
+        j: usize,
+        prev: usize,
+    ) -> bool {
+        if j == shape.len() {
+            return rec(e, rows, counts);
+        }
+        for y in prev + 1..rows {
+            if e[y] & shape[j] == shape[j] {
+                e[y] ^= shape[j];
+                let ok = spread(e, rows, counts, shape, j + 1, y);
+                e[y] ^= shape[j];
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut e = [0u16; 6];
+    for (y, r) in e.iter_mut().enumerate().take(rows as usize) {
+        *r = !(zone >> (10 * y)) as u16 & 0x3FF;
+    }
+    rec(&mut e, rows as usize, counts)
+}

@@ -91,3 +91,80 @@ fn custom_table_with_o_kicks_matches_reference() {
         }
     }
 }
+
+/// A zone with a planted tiling: full rows with `n` random non-overlapping pieces cut out;
+/// returns the zone and the cut pieces' counts.
+fn carved_zone(rng: &mut Rng, rows: u32, n: usize) -> (u64, [u8; 7]) {
+    let mut zone = tetris::board::zone_mask(rows);
+    let mut counts = [0u8; 7];
+    for _ in 0..40 * n {
+        if counts.iter().map(|&c| usize::from(c)).sum::<usize>() == n {
+            break;
+        }
+        let p = Piece::from_index(rng.below(7) as usize);
+        let f = tetris::Facing::from_index(rng.below(4) as usize);
+        let (w, h) = p.extent(f);
+        if h as u32 > rows {
+            continue;
+        }
+        let x = rng.below(11 - w as u64) as u32;
+        let y = rng.below(u64::from(rows) + 1 - h as u64) as u32;
+        let m = placement_mask(p, f, x, y);
+        if zone & m == m {
+            zone ^= m;
+            counts[p.index()] += 1;
+        }
+    }
+    (zone, counts)
+}
+
+/// Gate: the table-driven tiling test and its slow row-by-row twin agree on random zones and
+/// random piece counts: planted tilings with the counts kept or perturbed, and random fields.
+#[test]
+fn tiling_matches_reference_on_random_zones() {
+    let mut rng = Rng::new(44);
+    let mut failed = tetris::tiling::TileFailures::default();
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..6_000 {
+        let rows = 1 + rng.below(6) as u32;
+        let (zone, mut counts) = if case % 3 == 0 {
+            let b = random_board(&mut rng, rows);
+            let mut c = [0u8; 7];
+            for x in c.iter_mut() {
+                *x = rng.below(3) as u8;
+            }
+            (b.to_zone(rows).unwrap(), c)
+        } else {
+            let n = 1 + rng.below(6) as usize;
+            let (z, mut c) = carved_zone(&mut rng, rows, n);
+            if case % 3 == 2 {
+                // Swap one piece for another: sometimes still tileable, often not.
+                let from = rng.below(7) as usize;
+                if c[from] > 0 {
+                    c[from] -= 1;
+                    c[rng.below(7) as usize] += 1;
+                }
+            }
+            (z, c)
+        };
+        if 10 * rows - zone.count_ones() > 24 {
+            continue;
+        }
+        let before = counts;
+        let fast = tetris::tiling::tileable(zone, rows, &mut counts, &mut failed);
+        assert_eq!(counts, before);
+        let slow = reference::tileable_rows(zone, rows, &mut counts);
+        let b = Board::from_zone(zone);
+        assert_eq!(fast, slow, "case {case}: counts {counts:?}, rows {rows}, on\n{b}");
+        if fast {
+            yes += 1;
+            // A full tiling has every prefix.
+            for d in 1..4 {
+                assert!(tetris::tiling::tileable_prefix(zone, rows, &mut counts, d), "case {case}");
+            }
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 1_000 && no > 1_000, "yes {yes} no {no}");
+}

@@ -1,0 +1,337 @@
+//! The order-free tiling test: can the empty cells of a PC zone be covered exactly by pieces
+//! from a multiset? A relaxation of the real problem (no order, gravity or reachability), so a
+//! `false` proves that no perfect clear exists.
+//!
+//! # Implementation notes
+//!
+//! The zone is the solver's `u64` (bit `10 * y + x`); the empty cells are `!zone` within the
+//! live rows. Exact cover covers the lowest, leftmost empty cell `c = empty.trailing_zeros()`
+//! first: every cell below it is filled, so `c` is the leftmost cell of the lowest row of the
+//! piece that covers it. A piece placed after a line clear spans the cleared row in today's
+//! frame, so a piece's rows may lie on any increasing sequence of rows (its lowest row on
+//! `c`'s row). Every such tile is precomputed at compile time as a `u64` mask:
+//!
+//! ```text
+//!   TILES[START[c]..END[c][rows]]     the tiles whose lowest-row leftmost cell is c and whose
+//!                                     top row is below `rows`, sorted by top row (compact
+//!                                     shapes first), as (mask, piece)
+//!   one step:  mask & !empty == 0  &&  counts[piece] > 0   ->  empty ^= mask
+//! ```
+//!
+//! Cell `(x, y0)` has at most 136 tiles (y0 = 0 in 6 rows: 1 flat I, 9 two-row shapes on 5
+//! choices of second row, 8 three-row shapes on 10 pairs, the upright I on 10 triples); the
+//! whole table is 2,727 tiles (24 KiB). Refuted sub-problems are remembered in a
+//! [`TileFailures`] set keyed by (empty cells, piece counts) that the solver keeps for a whole
+//! search. The slow twin, one `u16` row at a time with no table, is
+//! [`reference::tileable_rows`](crate::reference::tileable_rows); a gate test checks that the two
+//! agree.
+
+use crate::board::zone_mask;
+use crate::piece::{Facing, Piece};
+
+/// One fixed shape: its piece and its rows as 10-bit masks relative to the leftmost cell of
+/// its lowest row (which sits at column `anchor` of the mask).
+#[derive(Clone, Copy)]
+pub(crate) struct TileShape {
+    pub(crate) piece: u8,
+    pub(crate) height: u8,
+    pub(crate) anchor: u8,
+    pub(crate) rows: [u16; 4],
+}
+
+const fn build_tile_shapes() -> [TileShape; 19] {
+    let mut out = [TileShape { piece: 0, height: 0, anchor: 0, rows: [0; 4] }; 19];
+    let mut n = 0;
+    let mut p = 0;
+    while p < 7 {
+        let piece = Piece::ALL[p];
+        let mut f = 0;
+        while f < 4 {
+            let facing = Facing::ALL[f];
+            if piece.canonical(facing) as usize == f {
+                let cells = piece.norm_cells(facing);
+                let mut rows = [0u16; 4];
+                let mut c = 0;
+                while c < 4 {
+                    rows[cells[c].1 as usize] |= 1 << cells[c].0;
+                    c += 1;
+                }
+                let (_, h) = piece.extent(facing);
+                out[n] = TileShape {
+                    piece: p as u8,
+                    height: h as u8,
+                    anchor: rows[0].trailing_zeros() as u8,
+                    rows,
+                };
+                n += 1;
+            }
+            f += 1;
+        }
+        p += 1;
+    }
+    assert!(n == 19);
+    out
+}
+
+/// The 19 fixed shapes (canonical facings of the seven pieces).
+pub(crate) const TILE_SHAPES: [TileShape; 19] = build_tile_shapes();
+
+/// The mask of `shape` with its anchor on column `x` and its rows on `ys[..height]`, or 0 if
+/// it crosses a wall.
+const fn tile_mask(s: &TileShape, x: u32, ys: [u32; 4]) -> u64 {
+    if x < s.anchor as u32 {
+        return 0;
+    }
+    let sh = x - s.anchor as u32;
+    let mut m = 0u64;
+    let mut j = 0;
+    while j < s.height as usize {
+        let r = (s.rows[j] as u64) << sh;
+        if r > 0x3FF {
+            return 0;
+        }
+        m |= r << (10 * ys[j]);
+        j += 1;
+    }
+    m
+}
+
+/// The row sequences of a shape of height `h` whose lowest row is `y0` and top row `top`:
+/// `y0 < y1 < ... < top` (one sequence for `h <= 2`), at most 10 of them.
+const fn row_choices(h: u32, y0: u32, top: u32) -> ([[u32; 4]; 10], usize) {
+    let mut out = [[0u32; 4]; 10];
+    let mut n = 0;
+    if h == 1 {
+        if top == y0 {
+            out[0] = [y0, 0, 0, 0];
+            n = 1;
+        }
+    } else if h == 2 {
+        if top > y0 {
+            out[0] = [y0, top, 0, 0];
+            n = 1;
+        }
+    } else if h == 3 {
+        let mut y1 = y0 + 1;
+        while y1 < top {
+            out[n] = [y0, y1, top, 0];
+            n += 1;
+            y1 += 1;
+        }
+    } else {
+        let mut y1 = y0 + 1;
+        while y1 < top {
+            let mut y2 = y1 + 1;
+            while y2 < top {
+                out[n] = [y0, y1, y2, top];
+                n += 1;
+                y2 += 1;
+            }
+            y1 += 1;
+        }
+    }
+    (out, n)
+}
+
+/// Most tiles with the same anchor cell and top row.
+const MAX_PER_TOP: usize = 19 * 10;
+
+/// The tiles of anchor cell `(x, y0)` with top row `top`, in shape order.
+const fn tiles_at(x: u32, y0: u32, top: u32) -> ([(u64, u8); MAX_PER_TOP], usize) {
+    let mut out = [(0u64, 0u8); MAX_PER_TOP];
+    let mut n = 0;
+    let mut si = 0;
+    while si < 19 {
+        let s = &TILE_SHAPES[si];
+        let (ys, k) = row_choices(s.height as u32, y0, top);
+        let mut j = 0;
+        while j < k {
+            let m = tile_mask(s, x, ys[j]);
+            if m != 0 {
+                out[n] = (m, s.piece);
+                n += 1;
+            }
+            j += 1;
+        }
+        si += 1;
+    }
+    (out, n)
+}
+
+const fn count_tiles() -> usize {
+    let mut n = 0;
+    let mut c = 0;
+    while c < 60 {
+        let (x, y0) = (c % 10, c / 10);
+        let mut top = y0;
+        while top < 6 {
+            n += tiles_at(x, y0, top).1;
+            top += 1;
+        }
+        c += 1;
+    }
+    n
+}
+
+/// Number of tiles in the table.
+const N_TILES: usize = count_tiles();
+
+/// The tile table: masks, pieces, and for each anchor cell its start and its end for each
+/// number of live rows (`END[c][rows]`: the tiles whose top row is below `rows`).
+struct Table {
+    mask: [u64; N_TILES],
+    piece: [u8; N_TILES],
+    start: [u16; 60],
+    end: [[u16; 7]; 60],
+}
+
+const fn build_table() -> Table {
+    let mut t =
+        Table { mask: [0; N_TILES], piece: [0; N_TILES], start: [0; 60], end: [[0; 7]; 60] };
+    let mut n = 0;
+    let mut c = 0;
+    while c < 60 {
+        let (x, y0) = (c as u32 % 10, c as u32 / 10);
+        t.start[c] = n as u16;
+        let mut rows = 0;
+        while rows <= y0 as usize {
+            t.end[c][rows] = n as u16;
+            rows += 1;
+        }
+        let mut top = y0;
+        while top < 6 {
+            let (tiles, k) = tiles_at(x, y0, top);
+            let mut j = 0;
+            while j < k {
+                t.mask[n] = tiles[j].0;
+                t.piece[n] = tiles[j].1;
+                // Every tile covers its anchor cell and four cells, all below `top + 1` rows.
+                assert!(tiles[j].0.count_ones() == 4 && tiles[j].0 >> c & 1 == 1);
+                assert!(tiles[j].0 & !zone_mask(top + 1) == 0 && tiles[j].0 & ((1 << c) - 1) == 0);
+                n += 1;
+                j += 1;
+            }
+            t.end[c][top as usize + 1] = n as u16;
+            top += 1;
+        }
+        c += 1;
+    }
+    assert!(n == N_TILES);
+    t
+}
+
+static TABLE: Table = build_table();
+
+/// A multiplicative hasher for the tiling cache's integer keys.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+}
+
+/// Refuted tiling sub-problems: (empty cells, packed piece counts).
+pub type TileFailures =
+    std::collections::HashSet<(u64, u32), std::hash::BuildHasherDefault<MulHasher>>;
+
+/// Sub-problems with fewer empty cells than this are not looked up in or added to the failure
+/// set (hashing costs more than re-deriving them).
+const CACHE_MIN_CELLS: u32 = 12;
+
+#[inline]
+fn pack_counts(counts: &[u8; 7]) -> u32 {
+    counts.iter().fold(0u32, |c, &n| c << 4 | u32::from(n.min(15)))
+}
+
+/// Whether the empty cells of the zone (remaining height `rows`) can be tiled by pieces from
+/// `counts` (each piece at most its count), with each piece's rows on any increasing
+/// sequence of rows (see the [module docs](self)). `failed` remembers refuted sub-problems
+/// (pass an empty set if there is nothing to share). `counts` is restored before returning.
+pub fn tileable(zone: u64, rows: u32, counts: &mut [u8; 7], failed: &mut TileFailures) -> bool {
+    let empty = !zone & zone_mask(rows);
+    rec(empty, rows as usize, counts, failed)
+}
+
+fn rec(empty: u64, rows: usize, counts: &mut [u8; 7], failed: &mut TileFailures) -> bool {
+    if empty == 0 {
+        return true;
+    }
+    let cache = empty.count_ones() >= CACHE_MIN_CELLS;
+    let key = if cache { (empty, pack_counts(counts)) } else { (0, 0) };
+    if cache && failed.contains(&key) {
+        return false;
+    }
+    let c = empty.trailing_zeros() as usize;
+    let (lo, hi) = (usize::from(TABLE.start[c]), usize::from(TABLE.end[c][rows]));
+    for i in lo..hi {
+        let m = TABLE.mask[i];
+        let p = usize::from(TABLE.piece[i]);
+        if m & !empty != 0 || counts[p] == 0 {
+            continue;
+        }
+        counts[p] -= 1;
+        let ok = rec(empty ^ m, rows, counts, failed);
+        counts[p] += 1;
+        if ok {
+            return true;
+        }
+    }
+    if cache {
+        failed.insert(key);
+    }
+    false
+}
+
+/// A cheaper sound test than [`tileable`]: whether the first `depth` steps of the same exact
+/// cover (lowest, leftmost empty cell first) can be made. No prefix means no tiling, so `false`
+/// still proves there is no PC.
+pub fn tileable_prefix(zone: u64, rows: u32, counts: &mut [u8; 7], depth: u32) -> bool {
+    fn prefix(empty: u64, rows: usize, counts: &mut [u8; 7], depth: u32) -> bool {
+        if depth == 0 || empty == 0 {
+            return true;
+        }
+        let c = empty.trailing_zeros() as usize;
+        let (lo, hi) = (usize::from(TABLE.start[c]), usize::from(TABLE.end[c][rows]));
+        for i in lo..hi {
+            let m = TABLE.mask[i];
+            let p = usize::from(TABLE.piece[i]);
+            if m & !empty != 0 || counts[p] == 0 {
+                continue;
+            }
+            counts[p] -= 1;
+            let ok = prefix(empty ^ m, rows, counts, depth - 1);
+            counts[p] += 1;
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+    prefix(!zone & zone_mask(rows), rows as usize, counts, depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_size_matches_the_count_in_the_docs() {
+        assert_eq!(N_TILES, 2_727);
+        // Cell (0, 0) in 6 rows: every shape that fits against the left wall.
+        let c0 = usize::from(TABLE.end[0][6] - TABLE.start[0]);
+        assert!(c0 <= 136);
+    }
+}
