@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use rayon::prelude::*;
 
 use crate::board::{Board, MAX_COLORS};
-use crate::groups::Groups;
+use crate::groups::{has_pair, Groups};
 use crate::rules::Rules;
 use crate::trace::Move;
 
@@ -321,8 +321,25 @@ fn expand_one(
         if child.is_clear() {
             score += rules.clear_bonus;
         }
-        sc.child.summarize(&child, rules.min_group);
-        if sc.child.list().is_empty() {
+        // The child's value and whether it has a move, at the least cost the objective allows.
+        let (terminal, obj_now) = match (cfg.goal, cfg.eval) {
+            (Goal::Score, Eval::Rollout { .. }) if rules.min_group <= 2 => {
+                (!has_pair(&child), None)
+            }
+            (Goal::Clear, _) | (Goal::Score, Eval::Groups) => {
+                let pot = sc.child.potential(&child, rules);
+                let obj = match cfg.goal {
+                    Goal::Clear => score + pot.points - cfg.clear_penalty * i64::from(pot.loose),
+                    Goal::Score => score + pot.points,
+                };
+                (pot.groups == 0, Some(obj))
+            }
+            _ => {
+                sc.child.summarize(&child, rules.min_group);
+                (sc.child.list().is_empty(), None)
+            }
+        };
+        if terminal {
             done(Finished {
                 score,
                 len: depth + 1,
@@ -364,7 +381,7 @@ fn expand_one(
                 }
                 score + p
             }
-            _ => objective(cfg, &child, score, &sc.child),
+            _ => obj_now.unwrap_or_else(|| objective(cfg, &child, score, &sc.child)),
         };
         sink(Stub { obj, hash, score, parent: index, gi: gi as u16, mv }, &child);
     }

@@ -22,17 +22,8 @@
 //! All buffers live in [`Groups`] and are reused: finding groups allocates nothing once the
 //! buffers have grown to the board's size.
 
-use crate::board::{Board, MAX_WIDTH};
+use crate::board::{Board, MAX_HEIGHT, MAX_WIDTH};
 use crate::rules::Rules;
-use bits::SetBits;
-
-/// One vertical single-colour run.
-#[derive(Clone, Copy, Debug)]
-struct Run {
-    mask: u32,
-    x: u8,
-    color: u8,
-}
 
 /// A removable group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,19 +43,46 @@ pub struct Group {
     head: u16,
 }
 
+/// Most runs a board can hold (every cell its own run).
+const MAX_RUNS: usize = MAX_WIDTH * MAX_HEIGHT;
+
 /// Reusable buffers for group finding, and the groups of the last board searched.
+///
+/// The run arrays are structure-of-arrays and sized once for the largest board, so finding
+/// groups never resizes or clears them: every entry below the run count is written before it
+/// is read.
 #[derive(Clone, Debug)]
 pub struct Groups {
-    runs: Vec<Run>,
+    /// Cells of run `r` in its column.
+    mask: Vec<u32>,
+    /// Column of run `r`.
+    xs: Vec<u8>,
+    /// Union-find parent; after linking, the root (smallest index) of the run's group.
     parent: Vec<u16>,
-    next: Vec<u16>,
-    head: Vec<u16>,
+    /// Tiles of the group whose root is `r`.
     size: Vec<u32>,
+    /// Next run of the same group (linked lists, [`find`](Self::find) only).
+    next: Vec<u16>,
+    /// Last run of the group whose root is `r` (while building the lists).
+    tail: Vec<u16>,
+    /// Rightmost column of the group whose root is `r`.
     x_hi: Vec<u8>,
+    runs: usize,
     groups: Vec<Group>,
     starts: [u32; MAX_WIDTH],
     base: [u16; MAX_WIDTH + 1],
     /// Tiles in groups smaller than the minimum (cannot be removed now).
+    pub loose: u32,
+}
+
+/// The value of a position's groups without listing them: see [`Groups::potential`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Potential {
+    /// Sum of the points of every removable group, each removed on its own.
+    pub points: i64,
+    /// Number of removable groups.
+    pub groups: u32,
+    /// Tiles in groups smaller than the minimum.
     pub loose: u32,
 }
 
@@ -90,6 +108,20 @@ fn union(parent: &mut [u16], a: u16, b: u16) {
     }
 }
 
+/// Whether `board` has a group of at least two tiles (two touching tiles of one colour).
+#[inline]
+pub fn has_pair(board: &Board) -> bool {
+    let cols = board.cols();
+    let mut any = 0;
+    for (i, col) in cols.iter().enumerate() {
+        any |= col.same_as_below();
+        if i > 0 {
+            any |= cols[i - 1].same_as(col);
+        }
+    }
+    any != 0
+}
+
 impl Default for Groups {
     fn default() -> Self {
         Self::new()
@@ -97,15 +129,17 @@ impl Default for Groups {
 }
 
 impl Groups {
-    /// Empty buffers.
+    /// Empty buffers (they grow to their full size on first use).
     pub fn new() -> Self {
         Groups {
-            runs: Vec::new(),
+            mask: Vec::new(),
+            xs: Vec::new(),
             parent: Vec::new(),
-            next: Vec::new(),
-            head: Vec::new(),
             size: Vec::new(),
+            next: Vec::new(),
+            tail: Vec::new(),
             x_hi: Vec::new(),
+            runs: 0,
             groups: Vec::new(),
             starts: [0; MAX_WIDTH],
             base: [0; MAX_WIDTH + 1],
@@ -124,77 +158,104 @@ impl Groups {
     /// [`remove`](Self::remove).
     pub fn find(&mut self, board: &Board, min_group: u32) -> &[Group] {
         self.link(board);
-        let n = self.runs.len();
-        for v in [&mut self.next, &mut self.head] {
-            v.clear();
-            v.resize(n, NONE);
-        }
-        self.size.clear();
-        self.size.resize(n, 0);
-        self.x_hi.clear();
-        self.x_hi.resize(n, 0);
+        let n = self.runs;
         {
             // Local slices: the loop then keeps its pointers in registers.
-            let runs = &self.runs[..n];
+            let xs = &self.xs[..n];
             let parent = &self.parent[..n];
-            let size = &mut self.size[..n];
             let x_hi = &mut self.x_hi[..n];
             let next = &mut self.next[..n];
-            let head = &mut self.head[..n];
-            for r in (0..n).rev() {
-                let root = parent[r] as usize;
-                let run = runs[r];
-                size[root] += run.mask.count_ones();
-                x_hi[root] = x_hi[root].max(run.x);
-                next[r] = head[root];
-                head[root] = r as u16;
+            let tail = &mut self.tail[..n];
+            for r in 0..n {
+                let p = parent[r] as usize;
+                next[r] = NONE;
+                if p == r {
+                    tail[r] = r as u16;
+                    x_hi[r] = xs[r];
+                } else {
+                    // Runs come in column order, so the last one seen is the rightmost.
+                    next[tail[p] as usize] = r as u16;
+                    tail[p] = r as u16;
+                    x_hi[p] = xs[r];
+                }
             }
         }
-        self.collect(min_group, true);
+        self.collect(board, min_group, true);
         &self.groups
     }
 
     /// Like [`find`](Self::find) but only sizes, colours and representatives (and
-    /// [`loose`](Self::loose)): about half the work, for evaluating a position. The groups
-    /// cannot be passed to [`remove`](Self::remove).
+    /// [`loose`](Self::loose)): less work, for evaluating a position. The groups cannot be
+    /// passed to [`remove`](Self::remove).
     pub fn summarize(&mut self, board: &Board, min_group: u32) -> &[Group] {
         self.link(board);
-        let n = self.runs.len();
-        self.size.clear();
-        self.size.resize(n, 0);
-        {
-            let (runs, parent, size) = (&self.runs[..n], &self.parent[..n], &mut self.size[..n]);
-            for r in 0..n {
-                size[parent[r] as usize] += runs[r].mask.count_ones();
-            }
-        }
-        self.collect(min_group, false);
+        self.collect(board, min_group, false);
         &self.groups
     }
 
-    /// Cuts the columns into runs and links them; afterwards `parent[r]` is the root (the
-    /// smallest run index) of run `r`'s group.
-    fn link(&mut self, board: &Board) {
-        let cols = board.cols();
-        self.runs.clear();
-        for (x, col) in cols.iter().enumerate() {
-            self.base[x] = self.runs.len() as u16;
-            let starts = col.occ & !col.same_as_below();
-            self.starts[x] = starts;
-            let height = col.height();
-            let mut rest = starts;
-            while rest != 0 {
-                let s = rest.trailing_zeros();
-                rest &= rest - 1;
-                let end = if rest != 0 { rest.trailing_zeros() } else { height };
-                let mask = bits::mask::low_u32(end) & !bits::mask::low_u32(s);
-                self.runs.push(Run { mask, x: x as u8, color: col.color(s) });
+    /// The points of every removable group, their number and the loose tiles, without
+    /// building the group list (the cheapest evaluation of a position).
+    pub fn potential(&mut self, board: &Board, rules: &Rules) -> Potential {
+        self.link(board);
+        let n = self.runs;
+        let (parent, size) = (&self.parent[..n], &self.size[..n]);
+        let mut out = Potential { points: 0, groups: 0, loose: 0 };
+        for r in 0..n {
+            if parent[r] as usize == r {
+                let sz = size[r];
+                if sz >= rules.min_group {
+                    out.points += rules.points(sz);
+                    out.groups += 1;
+                } else {
+                    out.loose += sz;
+                }
             }
         }
-        self.base[cols.len()] = self.runs.len() as u16;
-        let n = self.runs.len();
-        self.parent.clear();
-        self.parent.extend(0..n as u16);
+        self.loose = out.loose;
+        self.groups.clear();
+        out
+    }
+
+    /// Cuts the columns into runs and links them; afterwards `parent[r]` is the root (the
+    /// smallest run index) of run `r`'s group, and `size[root]` the group's tiles.
+    fn link(&mut self, board: &Board) {
+        if self.mask.len() < MAX_RUNS {
+            self.mask.resize(MAX_RUNS, 0);
+            self.xs.resize(MAX_RUNS, 0);
+            self.parent.resize(MAX_RUNS, 0);
+            self.size.resize(MAX_RUNS, 0);
+            self.next.resize(MAX_RUNS, 0);
+            self.tail.resize(MAX_RUNS, 0);
+            self.x_hi.resize(MAX_RUNS, 0);
+        }
+        let cols = board.cols();
+        let mut n = 0usize;
+        {
+            let (mask, xs, parent) = (&mut self.mask[..], &mut self.xs[..], &mut self.parent[..]);
+            for (x, col) in cols.iter().enumerate() {
+                self.base[x] = n as u16;
+                let starts = col.occ & !col.same_as_below();
+                self.starts[x] = starts;
+                // One past the top tile: `occ` is a low mask (0 for a full 32-row column,
+                // which the wrapping subtraction below turns into "to the top").
+                let top = col.occ.wrapping_add(1);
+                let k = starts.count_ones() as usize;
+                // One bounds check per column: the loop below indexes within `k`.
+                let (m, p) = (&mut mask[n..n + k], &mut parent[n..n + k]);
+                xs[n..n + k].fill(x as u8);
+                let mut rest = starts;
+                for (i, (mi, pi)) in m.iter_mut().zip(p.iter_mut()).enumerate() {
+                    let s = rest & rest.wrapping_neg();
+                    rest ^= s;
+                    let end = if rest != 0 { rest & rest.wrapping_neg() } else { top };
+                    *mi = end.wrapping_sub(s);
+                    *pi = (n + i) as u16;
+                }
+                n += k;
+            }
+        }
+        self.base[cols.len()] = n as u16;
+        self.runs = n;
         let parent = &mut self.parent[..n];
         for x in 1..cols.len() {
             let h = cols[x - 1].same_as(&cols[x]);
@@ -203,26 +264,38 @@ impl Groups {
             }
             let (sl, sr) = (self.starts[x - 1], self.starts[x]);
             let (bl, br) = (self.base[x - 1], self.base[x]);
-            let links = h & (!(h << 1) | sl | sr);
-            for i in SetBits::new(links) {
-                let below = bits::mask::low_u32(i + 1);
-                let a = bl + (sl & below).count_ones() as u16 - 1;
-                let b = br + (sr & below).count_ones() as u16 - 1;
+            let mut links = h & (!(h << 1) | sl | sr);
+            while links != 0 {
+                let bit = links & links.wrapping_neg();
+                links ^= bit;
+                let upto = bit | (bit - 1);
+                let a = bl + (sl & upto).count_ones() as u16 - 1;
+                let b = br + (sr & upto).count_ones() as u16 - 1;
                 union(parent, a, b);
             }
         }
         // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
-        // pass in index order resolves every run to its root.
+        // pass in index order resolves every run to its root; the same pass sums the sizes.
+        let (mask, size) = (&self.mask[..n], &mut self.size[..n]);
         for r in 0..n {
-            parent[r] = parent[parent[r] as usize];
+            let p = parent[parent[r] as usize];
+            parent[r] = p;
+            let c = mask[r].count_ones();
+            if p as usize == r {
+                size[r] = c;
+            } else {
+                size[p as usize] += c;
+            }
         }
     }
 
-    fn collect(&mut self, min_group: u32, linked: bool) {
+    fn collect(&mut self, board: &Board, min_group: u32, linked: bool) {
         self.groups.clear();
         let mut loose = 0;
-        let n = self.runs.len();
-        let (runs, parent, size) = (&self.runs[..n], &self.parent[..n], &self.size[..n]);
+        let n = self.runs;
+        let cols = board.cols();
+        let (mask, xs, parent, size) =
+            (&self.mask[..n], &self.xs[..n], &self.parent[..n], &self.size[..n]);
         for r in 0..n {
             if parent[r] as usize != r {
                 continue;
@@ -232,14 +305,14 @@ impl Groups {
                 loose += sz;
                 continue;
             }
-            let run = runs[r];
+            let (x, y) = (xs[r], mask[r].trailing_zeros());
             self.groups.push(Group {
                 size: sz,
-                color: run.color,
-                x: run.x,
-                y: run.mask.trailing_zeros() as u8,
-                x_lo: run.x,
-                x_hi: if linked { self.x_hi[r] } else { run.x },
+                color: cols[usize::from(x)].color(y),
+                x,
+                y: y as u8,
+                x_lo: x,
+                x_hi: if linked { self.x_hi[r] } else { x },
                 head: if linked { r as u16 } else { NONE },
             });
         }
@@ -254,9 +327,9 @@ impl Groups {
         out[..span].fill(0);
         let mut r = g.head;
         while r != NONE {
-            let run = self.runs[r as usize];
-            out[usize::from(run.x - g.x_lo)] |= run.mask;
-            r = self.next[r as usize];
+            let r_ = r as usize;
+            out[usize::from(self.xs[r_] - g.x_lo)] |= self.mask[r_];
+            r = self.next[r_];
         }
     }
 

@@ -30,5 +30,5 @@ pub mod rules;
 pub mod trace;
 
 pub use board::{Board, BoardError, Col, Setup};
-pub use groups::{play, Group, Groups, PlayError};
+pub use groups::{has_pair, play, Group, Groups, PlayError, Potential};
 pub use rules::{Points, Rules};

@@ -4,7 +4,7 @@
 
 use bits::{pext, PextPath, Rng};
 use samegame::reference::RefBoard;
-use samegame::{play, Board, Groups, Rules};
+use samegame::{has_pair, play, Board, Groups, Rules};
 
 /// A random board, then a random number of random moves, so boards have ragged columns and
 /// closed gaps, not only full rectangles.
@@ -55,6 +55,15 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
             .map(|g| (g.size, g.color, g.x as usize, g.y as usize))
             .collect();
         assert_eq!((summary, light.loose), (slow.clone(), loose), "summarize on\n{b}");
+        let pot = light.potential(&b, &Rules { min_group, ..rules });
+        let slow_points: i64 = slow.iter().map(|g| rules.points(g.0)).sum();
+        assert_eq!(
+            (pot.points, pot.groups as usize, pot.loose),
+            (slow_points, slow.len(), loose),
+            "potential on\n{b}"
+        );
+        // A pair exists iff some group of two or more exists.
+        assert_eq!(has_pair(&b), !r.groups(2).is_empty(), "has_pair on\n{b}");
         // Several moves per position keeps the reference's cost down and still covers
         // every kind of group.
         for _ in 0..4.min(fast.len()) {
