@@ -66,16 +66,16 @@ enum SnakeCommand {
     #[command(after_help = "Examples:\n  \
         bitarcade snake tournament --games 2000 --size 10x10 --seed 1\n  \
         bitarcade snake tournament --games 200 --players shortest,astar --json\n  \
-        bitarcade snake tournament --games 20 --size 30x30 --players cycle --threads 2")]
+        bitarcade snake tournament --games 100 --size 30x30 --players tree --threads 2")]
     Tournament {
         /// Games per player.
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair).
+        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair, tree).
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "shortest,astar,longest,lookahead,cycle,repair"
+            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree"
         )]
         players: Vec<String>,
         #[command(flatten)]

@@ -8,6 +8,7 @@ pub mod game;
 pub mod players;
 pub mod reference;
 pub mod search;
+pub mod spanning;
 pub mod trace;
 
 pub use board::{Board, BoardError, Death, Dir, Size};

@@ -27,6 +27,7 @@ use crate::board::{Board, Dir, Size};
 use crate::cells::Cells;
 use crate::game::Game;
 use crate::search::{flood, Searcher};
+use crate::spanning::Tree;
 
 /// Chooses moves.
 pub trait Player: Send {
@@ -51,17 +52,21 @@ pub enum PlayerKind {
     Cycle,
     /// Hamiltonian cycle rebuilt around the shortest route to each fruit.
     Repair,
+    /// Hamiltonian cycle as the contour of a spanning tree of 2 x 2 blocks, repaired by
+    /// union-find ([`crate::spanning`]); `repair` where a side is odd.
+    Tree,
 }
 
 impl PlayerKind {
     /// Every player, in table order.
-    pub const ALL: [PlayerKind; 6] = [
+    pub const ALL: [PlayerKind; 7] = [
         PlayerKind::Shortest,
         PlayerKind::Astar,
         PlayerKind::Longest,
         PlayerKind::Lookahead,
         PlayerKind::Cycle,
         PlayerKind::Repair,
+        PlayerKind::Tree,
     ];
 
     /// The name used on the command line and in tables.
@@ -73,6 +78,7 @@ impl PlayerKind {
             PlayerKind::Lookahead => "lookahead",
             PlayerKind::Cycle => "cycle",
             PlayerKind::Repair => "repair",
+            PlayerKind::Tree => "tree",
         }
     }
 
@@ -91,6 +97,10 @@ impl PlayerKind {
                 Some(c) => Box::new(c),
                 None => Box::new(Lookahead::new(size)),
             },
+            PlayerKind::Tree => match Tree::new(size) {
+                Some(t) => Box::new(t),
+                None => PlayerKind::Repair.build(size),
+            },
         }
     }
 }
@@ -99,7 +109,9 @@ impl FromStr for PlayerKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         PlayerKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            format!("{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair)")
+            format!(
+                "{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair, tree)"
+            )
         })
     }
 }
