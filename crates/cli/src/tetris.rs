@@ -53,6 +53,7 @@ enum Verb {
     /// Fit the move-ordering weights with a seeded (1+lambda) evolution strategy.
     #[command(after_help = "Examples:\n  \
         bitarcade tetris train --generations 30 --seed 7\n  \
+        bitarcade tetris train --lines 4 --start trained --queues 300 --generations 40\n  \
         bitarcade tetris train --queues 100 --generations 10 --json")]
     Train(TrainArgs),
     /// Check a solution record written by `pc --record`; exits 1 at the first bad step.
@@ -133,7 +134,8 @@ struct BenchArgs {
     /// Kick table.
     #[arg(long, default_value = "srs+")]
     kicks: String,
-    /// Ordering weights: "trained", "hand", "zero", or 11 comma-separated integers.
+    /// Ordering weights: "trained" (the shipped ones: trained4 up to 4 lines, trained above),
+    /// "trained4", "hand", "zero", or 11 comma-separated integers (for every height).
     #[arg(long, default_value = "trained")]
     weights: String,
     /// Node budget unit of the Luby restart schedule (0: no restarts), for ablations.
@@ -162,6 +164,12 @@ struct TrainArgs {
     /// Offspring per generation.
     #[arg(long, default_value_t = 8)]
     lambda: u32,
+    /// Train on 4-line queues, 6-line queues, or both (0).
+    #[arg(long, default_value_t = 0)]
+    lines: u32,
+    /// Starting weights (as for `bench --weights`).
+    #[arg(long, default_value = "hand")]
+    start: String,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -543,9 +551,15 @@ fn sweep(a: SweepArgs) -> CliResult {
     Ok(())
 }
 
-fn parse_weights(s: &str) -> CliResult<Weights> {
+/// `None`: the shipped per-height weights (`Solver::new`).
+fn parse_weights(s: &str) -> CliResult<Option<Weights>> {
+    parse_weight_vector(s).map(|w| (s != "trained").then_some(w))
+}
+
+fn parse_weight_vector(s: &str) -> CliResult<Weights> {
     match s {
         "trained" => return Ok(Weights::TRAINED),
+        "trained4" => return Ok(Weights::TRAINED_4),
         "hand" => return Ok(Weights::HAND),
         "zero" => return Ok(Weights::ZERO),
         _ => {}
@@ -556,7 +570,7 @@ fn parse_weights(s: &str) -> CliResult<Weights> {
             Ok(Weights(v.try_into().unwrap_or([0; tetris::solver::N_FEATURES])))
         }
         _ => Err(CliError::input(format!(
-            "--weights {s:?}: use trained, hand, zero or {} comma-separated integers",
+            "--weights {s:?}: use trained, trained4, hand, zero or {} comma-separated integers",
             tetris::solver::N_FEATURES
         ))),
     }
@@ -579,7 +593,12 @@ struct BenchLine {
 }
 
 /// One benchmark line: `count` opener queues of `pieces` pieces, PC of exactly `lines` lines.
-fn bench_line(kicks: &KickTable, w: Weights, a: &BenchArgs, lines: u32) -> CliResult<BenchLine> {
+fn bench_line(
+    kicks: &KickTable,
+    w: Option<Weights>,
+    a: &BenchArgs,
+    lines: u32,
+) -> CliResult<BenchLine> {
     let (seed, count) = (a.seed.seed, a.count);
     let pieces = if lines == 4 { 11 } else { 16 };
     let mut times = Vec::with_capacity(count as usize);
@@ -590,7 +609,10 @@ fn bench_line(kicks: &KickTable, w: Weights, a: &BenchArgs, lines: u32) -> CliRe
         let mut req = PcRequest::opener(opener_queue(seed, i, pieces));
         req.height = Some(lines);
         let start = Instant::now();
-        let mut solver = Solver::with_weights(kicks, w);
+        let mut solver = match w {
+            Some(w) => Solver::with_weights(kicks, w),
+            None => Solver::new(kicks),
+        };
         solver.set_restart_base(a.restart_base);
         solver.set_tile_depth(a.tile_depth);
         solver.set_prefix_depth(a.prefix_depth);
@@ -723,9 +745,10 @@ fn movegen_ratio(kicks: &KickTable, seed: u64) -> MovegenRatio {
 
 /// Training cost of a weight vector: total nodes over the training queues (deterministic,
 /// unlike time), with a per-queue node cap so that bad weights stay cheap to evaluate.
-fn train_cost(kicks: &KickTable, w: Weights, seed: u64, queues: u64) -> u64 {
+fn train_cost(kicks: &KickTable, w: Weights, seed: u64, queues: u64, lines: &[u32]) -> u64 {
     const CAP: u64 = 20_000;
-    let items: Vec<(u64, u32)> = (0..queues).flat_map(|i| [(i, 4), (i, 6)]).collect();
+    let items: Vec<(u64, u32)> =
+        (0..queues).flat_map(|i| lines.iter().map(move |&l| (i, l))).collect();
     items
         .par_iter()
         .map_init(
@@ -746,13 +769,20 @@ fn train(a: TrainArgs) -> CliResult {
     if a.queues == 0 || a.lambda == 0 {
         return Err(CliError::input("--queues and --lambda must be at least 1"));
     }
+    let lines: Vec<u32> = match a.lines {
+        0 => vec![4, 6],
+        4 | 6 => vec![a.lines],
+        l => return Err(CliError::input(format!("--lines {l}: use 4, 6 or 0 for both"))),
+    };
+    let start = parse_weight_vector(&a.start)?;
     let kicks = KickTable::srs_plus();
     // Training queues never overlap the benchmark's (master seed S + 1000).
     let tseed = a.seed.seed.wrapping_add(1000);
     let mut rng = bits::Rng::new(a.seed.seed);
-    // Start from the hand-set weights, so this command reproduces the shipped ones.
-    let mut best = Weights::HAND;
-    let mut best_cost = a.threads.install(|| train_cost(&kicks, best, tseed, a.queues))?;
+    // Start from the given weights (hand-set by default), so this command reproduces the
+    // shipped ones.
+    let mut best = start;
+    let mut best_cost = a.threads.install(|| train_cost(&kicks, best, tseed, a.queues, &lines))?;
     let mut sigma = 4.0f64;
     let mut log = Vec::new();
     let bar = progress(u64::from(a.generations), "train");
@@ -765,7 +795,7 @@ fn train(a: TrainArgs) -> CliResult {
                 let z: f64 = (0..4).map(|_| rng.unit_f64()).sum::<f64>() - 2.0;
                 *x += (z * sigma * 1.7).round() as i32;
             }
-            let c = a.threads.install(|| train_cost(&kicks, w, tseed, a.queues))?;
+            let c = a.threads.install(|| train_cost(&kicks, w, tseed, a.queues, &lines))?;
             if gen_best.is_none_or(|(bc, _)| c < bc) {
                 gen_best = Some((c, w));
             }

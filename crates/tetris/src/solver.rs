@@ -65,6 +65,9 @@ impl Weights {
     /// evolution strategy minimising total search nodes on 150 4-line and 150 6-line opener
     /// queues that do not overlap the benchmark's).
     pub const TRAINED: Weights = Weights([-58, 0, -20, 0, 7, 0, -12, 0, 6, -30, 15]);
+    /// The weights shipped for PCs of at most 4 lines, fitted from [`Weights::TRAINED`] on
+    /// 4-line queues only (see `bitarcade tetris train --lines 4`).
+    pub const TRAINED_4: Weights = Weights::TRAINED;
     /// No ordering at all (every child scores 0; generation order).
     pub const ZERO: Weights = Weights([0; N_FEATURES]);
 }
@@ -169,7 +172,7 @@ pub fn areas_divisible(zone: u64, rows: u32) -> bool {
     true
 }
 
-pub use crate::tiling::{tileable, tileable_prefix, MulHasher, TileFailures};
+pub use crate::tiling::{tileable, tileable_prefix, tiling, TileFailures, Witness};
 
 /// What to solve.
 #[derive(Clone, Debug)]
@@ -350,6 +353,8 @@ pub struct SolveStats {
     pub memory_bytes: usize,
     /// Nodes expanded at each depth (pieces placed), up to 15.
     pub depth_nodes: [u64; 16],
+    /// Nodes cut by the tiling test.
+    pub tiling_cuts: u64,
 }
 
 /// The outcome of a search.
@@ -369,6 +374,7 @@ struct Child {
     zone: u64,
     rows: u8,
     from_held: bool,
+    in_wit: bool,
     piece: Piece,
     facing: Facing,
     anchor: u8,
@@ -478,6 +484,8 @@ fn state_key(zone: u64, rows: u32, k: usize, held: Option<Piece>) -> u64 {
 pub struct Solver {
     mg: MoveGen,
     weights: Weights,
+    weights_low: Weights,
+    active: Weights,
     memo: Memo,
     children: Vec<Vec<Child>>,
     path: Vec<Child>,
@@ -493,6 +501,9 @@ pub struct Solver {
     tile_depth: u32,
     prefix_depth: u32,
     tile_failed: TileFailures,
+    wits: Vec<Witness>,
+    pending: Option<Witness>,
+    witness_bonus: i32,
 }
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (1-based index).
@@ -510,16 +521,24 @@ pub fn luby(mut i: u64) -> u64 {
 }
 
 impl Solver {
-    /// A solver for a kick table with the shipped ordering weights.
+    /// A solver for a kick table with the shipped ordering weights ([`Weights::TRAINED_4`] for
+    /// PCs of at most 4 lines, [`Weights::TRAINED`] above).
     pub fn new(kicks: &KickTable) -> Solver {
-        Solver::with_weights(kicks, Weights::TRAINED)
+        Solver::with_height_weights(kicks, Weights::TRAINED_4, Weights::TRAINED)
     }
 
-    /// A solver with explicit ordering weights.
+    /// A solver with explicit ordering weights for every PC height.
     pub fn with_weights(kicks: &KickTable, weights: Weights) -> Solver {
+        Solver::with_height_weights(kicks, weights, weights)
+    }
+
+    /// A solver with ordering weights `low` for PCs of at most 4 lines and `high` above.
+    pub fn with_height_weights(kicks: &KickTable, low: Weights, high: Weights) -> Solver {
         Solver {
             mg: MoveGen::new(kicks),
-            weights,
+            weights: high,
+            weights_low: low,
+            active: high,
             memo: Memo::new(),
             children: Vec::new(),
             path: Vec::new(),
@@ -535,16 +554,29 @@ impl Solver {
             tile_depth: Self::DEFAULT_TILE_DEPTH,
             prefix_depth: Self::DEFAULT_PREFIX_DEPTH,
             tile_failed: TileFailures::default(),
+            wits: Vec::new(),
+            pending: None,
+            witness_bonus: Self::DEFAULT_WITNESS_BONUS,
         }
     }
 
     /// Default: the tiling check runs on states with at most this many pieces to place.
-    pub const DEFAULT_TILE_DEPTH: u32 = 3;
+    pub const DEFAULT_TILE_DEPTH: u32 = 4;
 
     /// Runs the [`tileable`] check on states with at most `pieces` pieces left to place
     /// (0 turns it off).
     pub fn set_tile_depth(&mut self, pieces: u32) {
         self.tile_depth = pieces;
+    }
+
+    /// Default score bonus of the children that follow the node's tiling.
+    pub const DEFAULT_WITNESS_BONUS: i32 = 1 << 20;
+
+    /// Children whose placement is one of the tiles of the tiling found for (or handed down
+    /// to) their parent get this much added to their ordering score (0: no bonus). Such a
+    /// child is known to be tileable, so it skips its own tiling test either way.
+    pub fn set_witness_bonus(&mut self, bonus: i32) {
+        self.witness_bonus = bonus;
     }
 
     /// Default depth of the [`tileable_prefix`] test on states above the tiling depth.
@@ -592,6 +624,7 @@ impl Solver {
         self.use_hold = req.use_hold;
         self.save_hold = req.save_hold;
         for h in heights {
+            self.active = if h <= 4 { self.weights_low } else { self.weights };
             self.memo.clear();
             self.tile_failed.clear();
             let zone =
@@ -599,6 +632,7 @@ impl Solver {
             let mut run = 1u64;
             let found = loop {
                 self.path.clear();
+                self.pending = None;
                 self.aborted = false;
                 self.jitter = if run == 1 { 0 } else { bits::rng::sub_seed(0x7e7, run) | 1 };
                 self.run_limit = if self.restart_base == 0 {
@@ -638,7 +672,8 @@ impl Solver {
             + self.children.capacity() * std::mem::size_of::<Vec<Child>>()
             + self.path.capacity() * std::mem::size_of::<Child>()
             + self.stream.capacity()
-            + self.tile_failed.capacity() * (std::mem::size_of::<(u64, u32)>() + 1)
+            + self.tile_failed.bytes()
+            + self.wits.capacity() * std::mem::size_of::<Witness>()
     }
 
     fn build_solution(&self, zone0: u64, h: u32) -> Solution {
@@ -700,8 +735,25 @@ impl Solver {
             || (window as i32) > t + lj + ni && ok(t, lj, ni)
     }
 
+    /// The pieces the rest of the search may place from state `(k, held)` with `need` pieces
+    /// to go: the held piece and the next `need` (with hold) or `need` (without) of the queue.
+    fn window_counts(&self, k: usize, held: Option<Piece>, need: u32) -> [u8; 7] {
+        let i = if self.use_hold { k + 1 } else { k };
+        let mut counts = [0u8; 7];
+        if let Some(h) = held {
+            counts[h.index()] += 1;
+        }
+        let cap = need as usize + usize::from(self.use_hold) - usize::from(held.is_some());
+        for &p in self.stream.iter().skip(i).take(cap) {
+            counts[p.index()] += 1;
+        }
+        counts
+    }
+
     /// Depth-first search from a state; on success `self.path` holds the placements.
     fn dfs(&mut self, zone: u64, rows: u32, k: usize, held: Option<Piece>) -> bool {
+        // A tiling handed down by the parent (this state is its parent's tiling minus one tile).
+        let inherited = self.pending.take();
         let key = state_key(zone, rows, k, held);
         if self.memo.contains(key) {
             return false;
@@ -714,27 +766,30 @@ impl Solver {
         self.stats.depth_nodes[k.min(15)] += 1;
         let i = if self.use_hold { k + 1 } else { k };
         let need = (10 * rows - zone.count_ones()) / 4;
-        if need <= self.tile_depth || self.prefix_depth > 0 {
-            let mut counts = [0u8; 7];
-            if let Some(h) = held {
-                counts[h.index()] += 1;
-            }
-            let cap = need as usize + usize::from(self.use_hold) - usize::from(held.is_some());
-            for &p in self.stream.iter().skip(i).take(cap) {
-                counts[p.index()] += 1;
-            }
-            let ok = if need <= self.tile_depth {
-                tileable(zone, rows, &mut counts, &mut self.tile_failed)
-            } else {
-                tileable_prefix(zone, rows, &mut counts, self.prefix_depth)
-            };
-            if !ok {
+        if self.wits.len() <= k {
+            self.wits.resize(k + 1, Witness::default());
+            self.children.resize_with(k + 1, Vec::new);
+        }
+        let mut has_wit = false;
+        if let Some(w) = inherited {
+            self.wits[k] = w;
+            has_wit = true;
+        } else if need <= self.tile_depth {
+            let mut counts = self.window_counts(k, held, need);
+            let mut w = Witness::default();
+            if !tiling(zone, rows, &mut counts, &mut self.tile_failed, &mut w) {
+                self.stats.tiling_cuts += 1;
                 self.memo.insert(key);
                 return false;
             }
-        }
-        if self.children.len() <= k {
-            self.children.resize_with(k + 1, Vec::new);
+            self.wits[k] = w;
+            has_wit = true;
+        } else if self.prefix_depth > 0 {
+            let mut counts = self.window_counts(k, held, need);
+            if !tileable_prefix(zone, rows, &mut counts, self.prefix_depth) {
+                self.memo.insert(key);
+                return false;
+            }
         }
         let mut kids = std::mem::take(&mut self.children[k]);
         kids.clear();
@@ -757,7 +812,7 @@ impl Solver {
             cands[nc] = (c, false, None);
             nc += 1;
         }
-        let w = self.weights.0;
+        let w = self.active.0;
         for &(piece, from_held, held_after) in &cands[..nc] {
             let pl = self.mg.placements(zone, rows, piece);
             for f in Facing::ALL {
@@ -766,7 +821,8 @@ impl Solver {
                     let bit = b.trailing_zeros();
                     b &= b - 1;
                     let (x, y) = (bit % 16, bit / 16);
-                    let placed = zone | placement_mask(piece, f, x, y);
+                    let pm = placement_mask(piece, f, x, y);
+                    let placed = zone | pm;
                     let (z2, cleared) = zone_clear(placed, rows);
                     let rows2 = rows - cleared;
                     self.stats.children += 1;
@@ -777,6 +833,7 @@ impl Solver {
                                 zone: 0,
                                 rows: rows2 as u8,
                                 from_held,
+                                in_wit: false,
                                 piece,
                                 facing: f,
                                 anchor: bit as u8,
@@ -786,26 +843,32 @@ impl Solver {
                         }
                         continue;
                     }
-                    if !areas_divisible(z2, rows2)
+                    if self.memo.contains(state_key(z2, rows2, k + 1, held_after))
+                        || !areas_divisible(z2, rows2)
                         || !self.parity_feasible(z2, rows2, i + 1, held_after)
                     {
                         continue;
                     }
+                    let in_wit = has_wit && self.wits[k].contains(pm, piece);
                     let top = (63 - placed.leading_zeros()) / 10;
                     let feat = features(z2, rows2, cleared, from_held, top);
                     let mut score = 0i32;
                     for j in 0..N_FEATURES {
                         score += w[j] * feat[j];
                     }
+                    if in_wit {
+                        score = score.saturating_add(self.witness_bonus);
+                    }
                     if self.jitter != 0 {
                         let r = (z2 ^ self.jitter).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
-                        score = score * 16 + r as i32;
+                        score = score.saturating_mul(16).saturating_add(r as i32);
                     }
                     kids.push(Child {
                         score,
                         zone: z2,
                         rows: rows2 as u8,
                         from_held,
+                        in_wit,
                         piece,
                         facing: f,
                         anchor: bit as u8,
@@ -817,6 +880,11 @@ impl Solver {
         for j in 0..kids.len() {
             let c = kids[j];
             let held_after = if c.from_held { next } else { held };
+            if c.in_wit {
+                let (x, y) = (u32::from(c.anchor) % 16, u32::from(c.anchor) / 16);
+                let pm = placement_mask(c.piece, c.facing, x, y);
+                self.pending = Some(self.wits[k].after(pm, full_rows(zone | pm, rows)));
+            }
             self.path.push(c);
             if self.dfs(c.zone, u32::from(c.rows), k + 1, held_after) {
                 self.children[k] = kids;
@@ -833,6 +901,18 @@ impl Solver {
         }
         false
     }
+}
+
+/// The mask of the full rows among the bottom `rows` rows of a zone.
+#[inline]
+fn full_rows(zone: u64, rows: u32) -> u64 {
+    let mut m = 0u64;
+    for y in 0..rows {
+        if zone >> (10 * y) & 0x3FF == 0x3FF {
+            m |= 0x3FF << (10 * y);
+        }
+    }
+    m
 }
 
 #[cfg(test)]

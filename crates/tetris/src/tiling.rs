@@ -12,10 +12,12 @@
 //! `c`'s row). Every such tile is precomputed at compile time as a `u64` mask:
 //!
 //! ```text
-//!   TILES[START[c]..END[c][rows]]     the tiles whose lowest-row leftmost cell is c and whose
-//!                                     top row is below `rows`, sorted by top row (compact
-//!                                     shapes first), as (mask, piece)
-//!   one step:  mask & !empty == 0  &&  counts[piece] > 0   ->  empty ^= mask
+//!   group g = 4 * c + l - 1           the tiles whose lowest-row leftmost cell is c and whose
+//!                                     lowest row has l cells (1..4)
+//!   TILES[START[g]..END[g][rows]]     those whose top row is below `rows`, sorted by top row
+//!                                     (compact shapes first), as (mask, piece)
+//!   one step:  for l up to the run of empty cells right of c (capped at 4), for each tile:
+//!              mask & !empty == 0  &&  counts[piece] > 0   ->  empty ^= mask
 //! ```
 //!
 //! Cell `(x, y0)` has at most 136 tiles (y0 = 0 in 6 rows: 1 flat I, 9 two-row shapes on 5
@@ -176,26 +178,28 @@ const fn count_tiles() -> usize {
 /// Number of tiles in the table.
 const N_TILES: usize = count_tiles();
 
-/// The tile table: masks, pieces, and for each anchor cell its start and its end for each
-/// number of live rows (`END[c][rows]`: the tiles whose top row is below `rows`).
+/// The tile table: masks and pieces, grouped by anchor cell `c` and by the length `l` of the
+/// tile's lowest row (group `4 * c + l - 1`); within a group sorted by top row. `start[g]` is a
+/// group's first tile, `end[g][rows]` the end of its tiles whose top row is below `rows`.
 struct Table {
     mask: [u64; N_TILES],
     piece: [u8; N_TILES],
-    start: [u16; 60],
-    end: [[u16; 7]; 60],
+    start: [u16; 240],
+    end: [[u16; 7]; 240],
 }
 
 const fn build_table() -> Table {
     let mut t =
-        Table { mask: [0; N_TILES], piece: [0; N_TILES], start: [0; 60], end: [[0; 7]; 60] };
+        Table { mask: [0; N_TILES], piece: [0; N_TILES], start: [0; 240], end: [[0; 7]; 240] };
     let mut n = 0;
-    let mut c = 0;
-    while c < 60 {
+    let mut g = 0;
+    while g < 240 {
+        let (c, len) = (g / 4, g as u32 % 4 + 1);
         let (x, y0) = (c as u32 % 10, c as u32 / 10);
-        t.start[c] = n as u16;
+        t.start[g] = n as u16;
         let mut rows = 0;
         while rows <= y0 as usize {
-            t.end[c][rows] = n as u16;
+            t.end[g][rows] = n as u16;
             rows += 1;
         }
         let mut top = y0;
@@ -203,57 +207,192 @@ const fn build_table() -> Table {
             let (tiles, k) = tiles_at(x, y0, top);
             let mut j = 0;
             while j < k {
-                t.mask[n] = tiles[j].0;
-                t.piece[n] = tiles[j].1;
-                // Every tile covers its anchor cell and four cells, all below `top + 1` rows.
-                assert!(tiles[j].0.count_ones() == 4 && tiles[j].0 >> c & 1 == 1);
-                assert!(tiles[j].0 & !zone_mask(top + 1) == 0 && tiles[j].0 & ((1 << c) - 1) == 0);
-                n += 1;
+                let m = tiles[j].0;
+                if (m >> (10 * y0) & 0x3FF).count_ones() == len {
+                    t.mask[n] = m;
+                    t.piece[n] = tiles[j].1;
+                    // Every tile covers its anchor cell and four cells, below `top + 1` rows,
+                    // and its lowest row is a run of `len` cells from the anchor.
+                    assert!(m.count_ones() == 4 && m >> c & 1 == 1);
+                    assert!(m & !zone_mask(top + 1) == 0 && m & ((1 << c) - 1) == 0);
+                    assert!(m >> c & ((1 << len) - 1) == (1 << len) - 1);
+                    n += 1;
+                }
                 j += 1;
             }
-            t.end[c][top as usize + 1] = n as u16;
+            t.end[g][top as usize + 1] = n as u16;
             top += 1;
         }
-        c += 1;
+        g += 1;
     }
     assert!(n == N_TILES);
     t
 }
 
+/// Length (capped at 4) of the run of empty cells from cell `c` rightwards in its row.
+#[inline]
+fn run_at(empty: u64, c: usize) -> usize {
+    let x = c % 10;
+    ((empty >> c).trailing_ones() as usize).min(10 - x).min(4)
+}
+
 static TABLE: Table = build_table();
 
-/// A multiplicative hasher for the tiling cache's integer keys.
-#[derive(Default, Clone, Copy, Debug)]
-pub struct MulHasher(u64);
+/// A set of tiling sub-problems (refuted ones, for [`tiling`]'s cache): an open-addressing set
+/// (linear probing) of [`tile_key`]s; a key is never 0 because only non-empty sub-problems are
+/// stored.
+#[derive(Clone, Debug)]
+pub struct TileFailures {
+    slots: Vec<u128>,
+    len: usize,
+    shift: u32,
+}
 
-impl std::hash::Hasher for MulHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(u64::from(v));
+impl Default for TileFailures {
+    fn default() -> Self {
+        TileFailures { slots: vec![0; 1 << 8], len: 0, shift: 64 - 8 }
     }
 }
 
-/// Refuted tiling sub-problems: (empty cells, packed piece counts).
-pub type TileFailures =
-    std::collections::HashSet<(u64, u32), std::hash::BuildHasherDefault<MulHasher>>;
+impl TileFailures {
+    /// Forgets everything (keeps the table's size).
+    pub fn clear(&mut self) {
+        if self.len > 0 {
+            self.slots.fill(0);
+            self.len = 0;
+        }
+    }
+
+    /// Number of remembered sub-problems.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes of the table.
+    pub fn bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<u128>()
+    }
+
+    #[inline]
+    fn slot(&self, key: u128) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> self.shift) as usize
+    }
+
+    /// Whether `key` is in the set.
+    #[inline]
+    pub fn contains(&self, key: u128) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            let s = self.slots[i];
+            if s == key {
+                return true;
+            }
+            if s == 0 {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `key` (not 0).
+    pub fn insert(&mut self, key: u128) {
+        debug_assert!(key != 0);
+        if 2 * (self.len + 1) > self.slots.len() {
+            let old = std::mem::take(&mut self.slots);
+            self.slots = vec![0; old.len() * 2];
+            self.shift -= 1;
+            self.len = 0;
+            for k in old.into_iter().filter(|&k| k != 0) {
+                self.put(k);
+            }
+        }
+        self.put(key);
+    }
+
+    fn put(&mut self, key: u128) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            let s = self.slots[i];
+            if s == key {
+                return;
+            }
+            if s == 0 {
+                self.slots[i] = key;
+                self.len += 1;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
 
 /// Sub-problems with fewer empty cells than this are not looked up in or added to the failure
 /// set (hashing costs more than re-deriving them).
-const CACHE_MIN_CELLS: u32 = 12;
+const CACHE_MIN_CELLS: u32 = 20;
 
 #[inline]
 fn pack_counts(counts: &[u8; 7]) -> u32 {
     counts.iter().fold(0u32, |c, &n| c << 4 | u32::from(n.min(15)))
+}
+
+/// The key of a tiling problem: the empty cells of the zone (remaining height `rows`) in the
+/// low 64 bits, the piece counts (4 bits each, capped at 15) above.
+#[inline]
+pub fn tile_key(zone: u64, rows: u32, counts: &[u8; 7]) -> u128 {
+    u128::from(!zone & zone_mask(rows)) | u128::from(pack_counts(counts)) << 64
+}
+
+/// A tiling found by [`tiling`]: the tiles (cell masks in the zone's frame) and their pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Witness {
+    /// Cell masks, in the order the exact cover chose them.
+    pub tiles: [u64; 16],
+    /// Piece index of each tile.
+    pub pieces: [u8; 16],
+    /// Number of tiles.
+    pub len: u8,
+}
+
+impl Witness {
+    /// The tiles as `(mask, piece)`.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, Piece)> + '_ {
+        self.tiles[..usize::from(self.len)]
+            .iter()
+            .zip(&self.pieces)
+            .map(|(&m, &p)| (m, Piece::from_index(usize::from(p))))
+    }
+
+    /// Whether `mask` of `piece` is one of the tiles.
+    #[inline]
+    pub fn contains(&self, mask: u64, piece: Piece) -> bool {
+        (0..usize::from(self.len))
+            .any(|i| self.tiles[i] == mask && usize::from(self.pieces[i]) == piece.index())
+    }
+
+    /// The witness of the field after `mask` (one of the tiles) is placed and the rows in
+    /// `cleared` (a mask of whole rows, all of whose empty cells `mask` covered) are removed.
+    pub fn after(&self, mask: u64, cleared: u64) -> Witness {
+        let keep = !cleared & crate::board::zone_mask(6);
+        let mut w = Witness::default();
+        for i in 0..usize::from(self.len) {
+            if self.tiles[i] == mask {
+                continue;
+            }
+            let m = if cleared == 0 { self.tiles[i] } else { bits::pext_u64(self.tiles[i], keep) };
+            w.tiles[usize::from(w.len)] = m;
+            w.pieces[usize::from(w.len)] = self.pieces[i];
+            w.len += 1;
+        }
+        w
+    }
 }
 
 /// Whether the empty cells of the zone (remaining height `rows`) can be tiled by pieces from
@@ -261,32 +400,61 @@ fn pack_counts(counts: &[u8; 7]) -> u32 {
 /// sequence of rows (see the [module docs](self)). `failed` remembers refuted sub-problems
 /// (pass an empty set if there is nothing to share). `counts` is restored before returning.
 pub fn tileable(zone: u64, rows: u32, counts: &mut [u8; 7], failed: &mut TileFailures) -> bool {
-    let empty = !zone & zone_mask(rows);
-    rec(empty, rows as usize, counts, failed)
+    tiling(zone, rows, counts, failed, &mut Witness::default())
 }
 
-fn rec(empty: u64, rows: usize, counts: &mut [u8; 7], failed: &mut TileFailures) -> bool {
+/// [`tileable`], also writing the tiling it found (if any) to `out`.
+pub fn tiling(
+    zone: u64,
+    rows: u32,
+    counts: &mut [u8; 7],
+    failed: &mut TileFailures,
+    out: &mut Witness,
+) -> bool {
+    let empty = !zone & zone_mask(rows);
+    out.len = 0;
+    rec(empty, rows as usize, counts, failed, out)
+}
+
+fn rec(
+    empty: u64,
+    rows: usize,
+    counts: &mut [u8; 7],
+    failed: &mut TileFailures,
+    out: &mut Witness,
+) -> bool {
     if empty == 0 {
         return true;
     }
+    if usize::from(out.len) == out.tiles.len() {
+        return false;
+    }
     let cache = empty.count_ones() >= CACHE_MIN_CELLS;
-    let key = if cache { (empty, pack_counts(counts)) } else { (0, 0) };
-    if cache && failed.contains(&key) {
+    let key = if cache { u128::from(empty) | u128::from(pack_counts(counts)) << 64 } else { 0 };
+    if cache && failed.contains(key) {
         return false;
     }
     let c = empty.trailing_zeros() as usize;
-    let (lo, hi) = (usize::from(TABLE.start[c]), usize::from(TABLE.end[c][rows]));
-    for i in lo..hi {
-        let m = TABLE.mask[i];
-        let p = usize::from(TABLE.piece[i]);
-        if m & !empty != 0 || counts[p] == 0 {
-            continue;
-        }
-        counts[p] -= 1;
-        let ok = rec(empty ^ m, rows, counts, failed);
-        counts[p] += 1;
-        if ok {
-            return true;
+    let at = usize::from(out.len);
+    // The tiles whose lowest row fits the run of empty cells at c: one contiguous slice per
+    // lowest-row length.
+    for g in 4 * c..4 * c + run_at(empty, c) {
+        let (lo, hi) = (usize::from(TABLE.start[g]), usize::from(TABLE.end[g][rows]));
+        for (&m, &p) in TABLE.mask[lo..hi].iter().zip(&TABLE.piece[lo..hi]) {
+            let p = usize::from(p);
+            if m & !empty != 0 || counts[p] == 0 {
+                continue;
+            }
+            counts[p] -= 1;
+            out.tiles[at] = m;
+            out.pieces[at] = p as u8;
+            out.len += 1;
+            let ok = rec(empty ^ m, rows, counts, failed, out);
+            counts[p] += 1;
+            if ok {
+                return true;
+            }
+            out.len -= 1;
         }
     }
     if cache {
@@ -304,18 +472,19 @@ pub fn tileable_prefix(zone: u64, rows: u32, counts: &mut [u8; 7], depth: u32) -
             return true;
         }
         let c = empty.trailing_zeros() as usize;
-        let (lo, hi) = (usize::from(TABLE.start[c]), usize::from(TABLE.end[c][rows]));
-        for i in lo..hi {
-            let m = TABLE.mask[i];
-            let p = usize::from(TABLE.piece[i]);
-            if m & !empty != 0 || counts[p] == 0 {
-                continue;
-            }
-            counts[p] -= 1;
-            let ok = prefix(empty ^ m, rows, counts, depth - 1);
-            counts[p] += 1;
-            if ok {
-                return true;
+        for g in 4 * c..4 * c + run_at(empty, c) {
+            let (lo, hi) = (usize::from(TABLE.start[g]), usize::from(TABLE.end[g][rows]));
+            for (&m, &p) in TABLE.mask[lo..hi].iter().zip(&TABLE.piece[lo..hi]) {
+                let p = usize::from(p);
+                if m & !empty != 0 || counts[p] == 0 {
+                    continue;
+                }
+                counts[p] -= 1;
+                let ok = prefix(empty ^ m, rows, counts, depth - 1);
+                counts[p] += 1;
+                if ok {
+                    return true;
+                }
             }
         }
         false
@@ -331,7 +500,7 @@ mod tests {
     fn table_size_matches_the_count_in_the_docs() {
         assert_eq!(N_TILES, 2_727);
         // Cell (0, 0) in 6 rows: every shape that fits against the left wall.
-        let c0 = usize::from(TABLE.end[0][6] - TABLE.start[0]);
+        let c0: usize = (0..4).map(|g| usize::from(TABLE.end[g][6] - TABLE.start[g])).sum();
         assert!(c0 <= 136);
     }
 }
