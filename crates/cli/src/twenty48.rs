@@ -345,6 +345,10 @@ fn play(a: PlayArgs) -> CliResult {
 #[derive(Serialize)]
 struct EngineFigures {
     move_ns_per_call: f64,
+    /// All four moves of a board in one call (`Board::shift_all`), per move.
+    four_moves_ns_per_move: f64,
+    /// Up and down by transpose, row tables and transpose back (the session-1 path).
+    transpose_move_ns_per_call: f64,
     scored_move_ns_per_call: f64,
     random_games_per_second_per_thread: f64,
     search_nodes_per_second: f64,
@@ -361,24 +365,42 @@ struct BenchReport {
     fast: EngineFigures,
     reference: EngineFigures,
     move_speedup: f64,
+    four_moves_speedup: f64,
+    /// Time per move of the transpose path over the column-table path.
+    column_over_transpose: f64,
     random_games_speedup: f64,
     search_speedup: f64,
     engines_agree: bool,
 }
 
-fn time_moves<G: MoveGen>(gen: &G, boards: &[Board], with_score: bool) -> f64 {
+/// Times `f` on every (board, direction): ns per call. Each caller gets its own copy of the
+/// loop (the closure is inlined), so the variants are timed on equal terms; never inlined
+/// itself, so `valgrind --tool=callgrind` can count each variant's instructions.
+#[inline(never)]
+fn time_moves(boards: &[Board], f: impl Fn(Board, Dir) -> (Board, u32)) -> f64 {
     let start = Instant::now();
     let mut acc = 0u64;
     for &b in boards {
         for d in Dir::ALL {
-            if with_score {
-                let (nb, s) = gen.slide(black_box(b), d);
-                acc = acc.wrapping_add(nb.0 ^ u64::from(s));
-            } else {
-                let (nb, o) = gen.shift(black_box(b), d);
-                acc = acc.wrapping_add(nb.0 ^ u64::from(o));
-            }
+            let (nb, w) = f(black_box(b), d);
+            acc = acc.wrapping_add(nb.0 ^ u64::from(w));
         }
+    }
+    black_box(acc);
+    start.elapsed().as_nanos() as f64 / (4 * boards.len()) as f64
+}
+
+/// Times `MoveGen::shift_all` (the four moves of a board in one call): ns per move.
+#[inline(never)]
+fn time_all_moves<G: MoveGen>(gen: &G, boards: &[Board]) -> f64 {
+    let start = Instant::now();
+    let mut acc = 0u64;
+    for &b in boards {
+        let m = gen.shift_all(black_box(b));
+        for nb in m.boards {
+            acc = acc.wrapping_add(nb.0);
+        }
+        acc ^= u64::from(m.overflow);
     }
     black_box(acc);
     start.elapsed().as_nanos() as f64 / (4 * boards.len()) as f64
@@ -447,19 +469,43 @@ fn bench(a: BenchArgs) -> CliResult {
     // Each figure is the median of `repeats` rounds; within a round the engines run back to
     // back, so a burst of load from other processes hits both sides of a ratio alike.
     let reps = usize::from(a.repeats);
-    let mut rows: Vec<[f64; 7]> = Vec::with_capacity(reps);
+    let mut rows: Vec<[f64; 10]> = Vec::with_capacity(reps);
     let mut engines_agree = true;
     for _ in 0..reps {
-        let fast_ns = time_moves(&FastMoves, &boards, false);
-        let ref_ns = time_moves(&ReferenceMoves, &boards, false);
-        let fast_scored_ns = time_moves(&FastMoves, &boards, true);
+        let shift = |b: Board, d| {
+            let (nb, o) = b.shift(d);
+            (nb, u32::from(o))
+        };
+        let fast_ns = time_moves(&boards, shift);
+        let ref_ns = time_moves(&boards, |b, d| {
+            let (nb, o) = ReferenceMoves.shift(b, d);
+            (nb, u32::from(o))
+        });
+        let fast_scored_ns = time_moves(&boards, |b: Board, d| b.slide(d));
+        let fast_all_ns = time_all_moves(&FastMoves, &boards);
+        let fast_transpose_ns = time_moves(&boards, |b: Board, d| {
+            let (nb, o) = b.shift_by_transpose(d);
+            (nb, u32::from(o))
+        });
+        let ref_all_ns = time_all_moves(&ReferenceMoves, &boards);
         let (fast_gps, _, fast_finals) = time_random_games(&FastMoves, seed, a.random_games);
         let (ref_gps, _, ref_finals) = time_random_games(&ReferenceMoves, seed, ref_games);
         let (fast_nps, fast_choices) = time_search(&heur, FastMoves, &positions);
         let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
         engines_agree &=
             fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
-        rows.push([fast_ns, ref_ns, fast_scored_ns, fast_gps, ref_gps, fast_nps, ref_nps]);
+        rows.push([
+            fast_ns,
+            ref_ns,
+            fast_scored_ns,
+            fast_gps,
+            ref_gps,
+            fast_nps,
+            ref_nps,
+            fast_all_ns,
+            fast_transpose_ns,
+            ref_all_ns,
+        ]);
     }
     let median = |k: usize| {
         let mut v: Vec<f64> = rows.iter().map(|r| r[k]).collect();
@@ -473,6 +519,7 @@ fn bench(a: BenchArgs) -> CliResult {
     };
     let (fast_ns, ref_ns, fast_scored_ns) = (median(0), median(1), median(2));
     let (fast_gps, ref_gps, fast_nps, ref_nps) = (median(3), median(4), median(5), median(6));
+    let (fast_all_ns, fast_transpose_ns, ref_all_ns) = (median(7), median(8), median(9));
     let report = BenchReport {
         seed,
         boards: boards.len() as u64,
@@ -481,18 +528,24 @@ fn bench(a: BenchArgs) -> CliResult {
         search_positions: positions.len() as u64,
         fast: EngineFigures {
             move_ns_per_call: fast_ns,
+            four_moves_ns_per_move: fast_all_ns,
+            transpose_move_ns_per_call: fast_transpose_ns,
             scored_move_ns_per_call: fast_scored_ns,
             random_games_per_second_per_thread: fast_gps,
             search_nodes_per_second: fast_nps,
         },
         reference: EngineFigures {
             move_ns_per_call: ref_ns,
+            four_moves_ns_per_move: ref_all_ns,
+            transpose_move_ns_per_call: ref_ns,
             scored_move_ns_per_call: ref_ns,
             random_games_per_second_per_thread: ref_gps,
             search_nodes_per_second: ref_nps,
         },
         repeats: reps,
         move_speedup: ratio(1, 0),
+        four_moves_speedup: ratio(9, 7),
+        column_over_transpose: ratio(8, 0),
         random_games_speedup: ratio(3, 4),
         search_speedup: ratio(5, 6),
         engines_agree,
@@ -503,7 +556,21 @@ fn bench(a: BenchArgs) -> CliResult {
         println!("{:<40} {:>14} {:>14} {:>9}", "", "table engine", "reference", "speedup");
         println!(
             "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
-            "move generator, ns per call (search path)", fast_ns, ref_ns, report.move_speedup
+            "one move per call, ns (Board::shift)", fast_ns, ref_ns, report.move_speedup
+        );
+        println!(
+            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
+            "four moves per call, ns per move (search)",
+            fast_all_ns,
+            ref_all_ns,
+            report.four_moves_speedup
+        );
+        println!(
+            "{:<40} {:>14.2} {:>14} {:>8}",
+            "one move per call, up/down by transpose",
+            fast_transpose_ns,
+            "",
+            format!("{:.2}x", report.column_over_transpose)
         );
         println!(
             "{:<40} {:>14.2} {:>14.2} {:>8.1}x",

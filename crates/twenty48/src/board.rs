@@ -11,16 +11,22 @@
 //!   bits 15..0    row 0:  [ (0,3) (0,2) (0,1) (0,0) ]   <- top row, column 0 = lowest nibble
 //! ```
 //!
-//! Left and right are four lookups each in the 65,536-entry row tables of [`crate::tables`];
-//! up and down transpose the board (a three-step nibble-block swap), move left or right, and
-//! transpose back. The board is its own hash key (8 bytes, every bit meaningful, no padding).
+//! Left and right are four lookups each in the 65,536-entry row tables of [`crate::tables`].
+//! Up and down transpose the board once (a two-step nibble-block swap) and look each column
+//! up in the column table [`crate::tables::UP_DOWN_COLS`], whose entries hold both results
+//! already spread back into board position, so no transpose back is needed and four lookups
+//! serve both moves.
+//! [`Board::shift_all`] makes all four moves of a board in one call and shares the transpose
+//! between up and down; it is what the search and the random playouts use. The board is its own hash key (8 bytes, every bit meaningful, no padding).
 //! The largest tile a nibble holds is 32768 (15); a move that would create 65536 is reported as
 //! [`MoveError::Overflow`], never applied.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::tables::{entry_row, entry_score, LEFT, LEFT_ROWS, OVERFLOW, RIGHT, RIGHT_ROWS};
+use crate::tables::{
+    entry_row, entry_score, LEFT, LEFT_ROWS, OVERFLOW, RIGHT, RIGHT_ROWS, UP_DOWN_COLS,
+};
 
 /// A move direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -100,6 +106,17 @@ pub struct Moved {
     pub board: Board,
     /// The sum of the tiles created by merges.
     pub score: u32,
+}
+
+/// The four moves of a board, from [`Board::shift_all`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shifts {
+    /// The boards after up, down, left and right ([`Dir::ALL`] order); a board equal to the
+    /// original means the move is illegal.
+    pub boards: [Board; 4],
+    /// Bit `i` is set when move `Dir::ALL[i]` would create a 65536 (then `boards[i]` is not
+    /// meaningful).
+    pub overflow: u8,
 }
 
 /// A 2048 board: sixteen nibbles, each the log2 of its tile (0 = empty).
@@ -206,12 +223,49 @@ impl Board {
         fifteen & fifteen.wrapping_sub(1) != 0
     }
 
-    /// The board after sliding in `dir`, without the score: the search's move generator.
+    /// The board after sliding in `dir`, without the score: one move of the move generator.
     /// The flag is `true` when the move would create a 65536 (then the board is not
-    /// meaningful). Reads the 128 KiB row-only tables; boards with two 32768 tiles take the
-    /// full path of [`Board::slide`].
+    /// meaningful). Reads the 128 KiB row-only tables (left, right) or one transpose and the
+    /// column table (up, down); boards with two 32768 tiles take the full path of
+    /// [`Board::slide`].
     #[inline(always)]
     pub fn shift(self, dir: Dir) -> (Board, bool) {
+        if self.has_two_32768() {
+            let (b, s) = self.slide(dir);
+            return (b, s & OVERFLOW != 0);
+        }
+        let b = match dir {
+            Dir::Left => self.rows_only(&LEFT_ROWS),
+            Dir::Right => self.rows_only(&RIGHT_ROWS),
+            Dir::Up => self.up_down().0,
+            Dir::Down => self.up_down().1,
+        };
+        (Board(b), false)
+    }
+
+    /// Column `c` read as a row (its row-`r` cell in nibble `r`): one PEXT, the same as row
+    /// `c` of [`Board::transpose`].
+    #[inline(always)]
+    pub fn column(self, c: usize) -> u16 {
+        bits::pext_u64(self.0, 0x000F_000F_000F_000F << (4 * c)) as u16
+    }
+
+    /// Up and down: the four columns gathered by PEXT, four lookups in [`UP_DOWN_COLS`].
+    #[inline(always)]
+    fn up_down(self) -> (u64, u64) {
+        const LO: u64 = 0x00FF_00FF_00FF_00FF;
+        // Lane nibbles: w01 = [down c1, down c0, up c1, up c0], w23 the same for c3, c2.
+        let w01 = UP_DOWN_COLS[usize::from(self.column(0))]
+            | UP_DOWN_COLS[usize::from(self.column(1))] << 4;
+        let w23 = UP_DOWN_COLS[usize::from(self.column(2))]
+            | UP_DOWN_COLS[usize::from(self.column(3))] << 4;
+        ((w01 & LO) | (w23 & LO) << 8, (w01 >> 8 & LO) | (w23 & !LO))
+    }
+
+    /// [`Board::shift`] by the older path: up and down transpose, use the row tables and
+    /// transpose back. Kept so `bitarcade 2048 bench` can time it beside the column tables.
+    #[inline(always)]
+    pub fn shift_by_transpose(self, dir: Dir) -> (Board, bool) {
         if self.has_two_32768() {
             let (b, s) = self.slide(dir);
             return (b, s & OVERFLOW != 0);
@@ -223,6 +277,32 @@ impl Board {
             Dir::Down => Board(self.transpose().rows_only(&RIGHT_ROWS)).transpose().0,
         };
         (Board(b), false)
+    }
+
+    /// All four moves of the board at once, in [`Dir::ALL`] order: the search's move
+    /// generator. One overflow check and one transpose serve the four moves.
+    #[inline(always)]
+    pub fn shift_all(self) -> Shifts {
+        if self.has_two_32768() {
+            let mut boards = [self; 4];
+            let mut overflow = 0u8;
+            for (i, d) in Dir::ALL.into_iter().enumerate() {
+                let (b, s) = self.slide(d);
+                boards[i] = b;
+                overflow |= u8::from(s & OVERFLOW != 0) << i;
+            }
+            return Shifts { boards, overflow };
+        }
+        let (up, down) = self.up_down();
+        Shifts {
+            boards: [
+                Board(up),
+                Board(down),
+                Board(self.rows_only(&LEFT_ROWS)),
+                Board(self.rows_only(&RIGHT_ROWS)),
+            ],
+            overflow: 0,
+        }
     }
 
     /// Plays `dir` (no spawn): the new board and the score gained, or why it cannot be played.
@@ -463,6 +543,10 @@ mod tests {
                 }
             }
             assert_eq!(t.transpose(), b);
+            // PEXT column gathering is the transpose's rows.
+            for c in 0..4 {
+                assert_eq!(b.column(c), t.row(c));
+            }
         }
     }
 

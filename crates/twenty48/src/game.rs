@@ -255,8 +255,9 @@ pub fn random_playout<G: crate::search::MoveGen>(seed: u64, gen: &G) -> Playout 
         let mut next = [board; 4];
         let mut n = 0;
         let mut overflow = [false; 4];
-        for d in Dir::ALL {
-            let (b, o) = gen.shift(board, d);
+        let shifts = gen.shift_all(board);
+        for (i, b) in shifts.boards.into_iter().enumerate() {
+            let o = shifts.overflow & (1 << i) != 0;
             if b != board || o {
                 next[n] = b;
                 overflow[n] = o;

@@ -33,6 +33,6 @@ pub mod tables;
 pub mod trace;
 pub mod tune;
 
-pub use board::{Board, Dir, MoveError, Moved, ParseBoardError};
+pub use board::{Board, Dir, MoveError, Moved, ParseBoardError, Shifts};
 pub use game::{play_game, Game, Player, RandomPlayer, Status};
 pub use trace::{replay, GameRecord};

@@ -53,6 +53,44 @@ pub static LEFT_ROWS: [u16; 65536] = rows_of(&LEFT);
 #[allow(long_running_const_eval)]
 pub static RIGHT_ROWS: [u16; 65536] = rows_of(&RIGHT);
 
+/// Column results for moves up and down in one entry, indexed by a column read as a row (the
+/// column's cell in row `r` in nibble `r`, as a transposed board holds it). The entry holds
+/// both new columns already spread back into board position: the column after "up" (towards
+/// row 0) with its row-`r` cell at bit `16 * r`, the column after "down" at bit `16 * r + 8`.
+///
+/// ```text
+///   entry u64, each 16-bit lane r = 0..3:  [ . | down(r) | . | up(r) ]
+///                                          15  11      8  7  3     0
+/// ```
+///
+/// Two entries, one shifted by 4, fill two columns of both results at once; so the four
+/// columns of a transposed board make both moves in four lookups and a few masks (see
+/// [`crate::Board::shift_all`]). 512 KiB. Overflow columns map to themselves, like
+/// [`LEFT_ROWS`].
+#[allow(long_running_const_eval)]
+pub static UP_DOWN_COLS: [u64; 65536] = up_down_cols();
+
+/// Spreads a row's four nibbles into a column at board position: nibble `i` goes to bit
+/// `16 * i`.
+pub const fn spread(row: u16) -> u64 {
+    let r = row as u64;
+    (r & 0xF) | (r & 0xF0) << 12 | (r & 0xF00) << 24 | (r & 0xF000) << 36
+}
+
+const fn up_down_cols() -> [u64; 65536] {
+    let mut out = [0u64; 65536];
+    let mut i = 0;
+    while i < 65536 {
+        let up = spread(LEFT[i] as u16);
+        let down = spread(RIGHT[i] as u16);
+        // Each result keeps to its own nibble of every lane.
+        assert!(up & !0x000F_000F_000F_000F == 0 && down & !0x000F_000F_000F_000F == 0);
+        out[i] = up | down << 8;
+        i += 1;
+    }
+    out
+}
+
 const fn rows_of(t: &[u32; 65536]) -> [u16; 65536] {
     let mut out = [0u16; 65536];
     let mut i = 0;

@@ -58,7 +58,8 @@ fn table_engine_matches_reference_on_millions_of_cases() {
     let (mut legal, mut illegal, mut overflow, mut merges) = (0u64, 0u64, 0u64, 0u64);
     for i in 0..boards {
         let b = random_board(&mut rng, i % 6);
-        for d in Dir::ALL {
+        let all = b.shift_all();
+        for (k, d) in Dir::ALL.into_iter().enumerate() {
             let fast = b.play(d);
             let slow = reference::play(b, d);
             assert_eq!(fast, slow, "board {b} move {d}");
@@ -69,6 +70,12 @@ fn table_engine_matches_reference_on_millions_of_cases() {
                 assert_eq!(shifted, m.board, "board {b} move {d}");
             } else if !flag {
                 assert_eq!(shifted, b, "board {b} move {d}");
+            }
+            // The four-move generator and the older transpose path say the same.
+            assert_eq!(all.overflow & (1 << k) != 0, flag, "board {b} move {d}");
+            assert_eq!(b.shift_by_transpose(d), (shifted, flag), "board {b} move {d}");
+            if !flag {
+                assert_eq!(all.boards[k], shifted, "board {b} move {d}");
             }
             match fast {
                 Ok(m) => {
@@ -102,7 +109,16 @@ fn every_single_row_in_every_direction() {
             }
             let t = b.transpose();
             for d in [Dir::Up, Dir::Down] {
-                assert_eq!(t.play(d), reference::play(t, d), "board {t} move {d}");
+                let slow = reference::play(t, d);
+                assert_eq!(t.play(d), slow, "board {t} move {d}");
+                // The column tables, through the one-move and the four-move generators.
+                let (shifted, flag) = t.shift(d);
+                assert_eq!(flag, slow == Err(MoveError::Overflow), "board {t} move {d}");
+                let want = slow.map_or(t, |m| m.board);
+                if !flag {
+                    assert_eq!(shifted, want, "board {t} move {d}");
+                    assert_eq!(t.shift_all().boards[d.index()], want, "board {t} move {d}");
+                }
             }
         }
     }

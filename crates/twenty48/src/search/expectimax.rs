@@ -29,7 +29,7 @@
 //!   search runs on the fast engine ([`FastMoves`]) and on the reference engine
 //!   ([`crate::search::ReferenceMoves`]) for side-by-side node rates.
 
-use crate::board::{Board, Dir};
+use crate::board::{Board, Dir, Shifts};
 use crate::search::heuristic::Heuristic;
 use crate::tables::OVERFLOW;
 
@@ -49,6 +49,18 @@ pub trait MoveGen {
         let (nb, s) = self.slide(b, d);
         (nb, s & OVERFLOW != 0)
     }
+
+    /// The four moves at once, as [`Board::shift_all`]; by default from [`MoveGen::shift`].
+    #[inline(always)]
+    fn shift_all(&self, b: Board) -> Shifts {
+        let mut out = Shifts { boards: [b; 4], overflow: 0 };
+        for (i, d) in Dir::ALL.into_iter().enumerate() {
+            let (nb, o) = self.shift(b, d);
+            out.boards[i] = nb;
+            out.overflow |= u8::from(o) << i;
+        }
+        out
+    }
 }
 
 /// The table engine.
@@ -64,6 +76,11 @@ impl MoveGen for FastMoves {
     #[inline(always)]
     fn shift(&self, b: Board, d: Dir) -> (Board, bool) {
         b.shift(d)
+    }
+
+    #[inline(always)]
+    fn shift_all(&self, b: Board) -> Shifts {
+        b.shift_all()
     }
 }
 
@@ -165,7 +182,8 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         }
     }
 
-    /// Move generator calls made so far (the "search nodes" of the node rate).
+    /// Moves generated so far, four per expanded max node (the "search nodes" of the node
+    /// rate).
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -194,10 +212,11 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
     pub fn search_root(&mut self, board: Board, layers: u8) -> Option<Choice> {
         self.next_stamp();
         let mut best: Option<Choice> = None;
-        for dir in Dir::ALL {
-            let (nb, overflow) = self.gen.shift(board, dir);
-            self.nodes += 1;
-            let value = if overflow {
+        let moves = self.gen.shift_all(board);
+        self.nodes += 4;
+        for (i, dir) in Dir::ALL.into_iter().enumerate() {
+            let nb = moves.boards[i];
+            let value = if moves.overflow & (1 << i) != 0 {
                 WIN_VALUE
             } else if nb == board {
                 continue;
@@ -261,13 +280,13 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
     }
 
     fn max_node(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
+        let moves = self.gen.shift_all(board);
+        self.nodes += 4;
+        if moves.overflow != 0 {
+            return WIN_VALUE;
+        }
         let mut best = 0.0f32;
-        for dir in Dir::ALL {
-            let (nb, overflow) = self.gen.shift(board, dir);
-            self.nodes += 1;
-            if overflow {
-                return WIN_VALUE;
-            }
+        for nb in moves.boards {
             if nb != board {
                 best = best.max(self.chance(nb, layers - 1, prob));
             }
