@@ -215,23 +215,22 @@ pub const fn zone_mask(rows: u32) -> u64 {
 
 /// Removes the full rows among the bottom `rows` rows of a zone; returns the new zone and the
 /// number of rows cleared.
+///
+/// Full rows are found bit-parallel: after `t = z & z >> 1; t &= t >> 2; t &= t >> 4`, bit
+/// `10 * y` of `t & z >> 8 & z >> 9` is the AND of row `y`'s ten bits (the shifts read across
+/// rows only at bits that are masked off).
 #[inline]
 pub fn zone_clear(zone: u64, rows: u32) -> (u64, u32) {
-    let mut keep = 0u64;
-    let mut cleared = 0;
-    for y in 0..rows {
-        let row = zone >> (10 * y) & 0x3FF;
-        if row == 0x3FF {
-            cleared += 1;
-        } else {
-            keep |= 0x3FF << (10 * y);
-        }
+    const COL0: u64 = 1 | 1 << 10 | 1 << 20 | 1 << 30 | 1 << 40 | 1 << 50;
+    let mut t = zone & zone >> 1;
+    t &= t >> 2;
+    t &= t >> 4;
+    let full = t & zone >> 8 & zone >> 9 & COL0 & zone_mask(rows);
+    if full == 0 {
+        return (zone, 0);
     }
-    if cleared == 0 {
-        (zone, 0)
-    } else {
-        (bits::pext_u64(zone, keep), cleared)
-    }
+    let keep = zone_mask(rows) & !(full * 0x3FF);
+    (bits::pext_u64(zone, keep), full.count_ones())
 }
 
 #[cfg(test)]

@@ -159,6 +159,11 @@ pub fn areas_divisible(zone: u64, rows: u32) -> bool {
         crossable |= pairs & 0x1FF;
         pairs >>= 10;
     }
+    if crossable == 0x1FF {
+        // One part: its area is the whole empty area, a multiple of 4 in every state the
+        // solver reaches (checked here for any other caller).
+        return empty.count_ones() % 4 == 0;
+    }
     let mut acc = 0u32;
     for x in 0..10 {
         acc += (empty & (COL0 << x)).count_ones();
@@ -506,6 +511,38 @@ pub struct Solver {
     witness_bonus: i32,
 }
 
+/// The parity-relevant pieces of a window (see `Solver::parity_window`).
+#[derive(Clone, Copy, Debug, Default)]
+struct ParityWindow {
+    t: i32,
+    lj: i32,
+    ni: i32,
+    window: i32,
+    need: i32,
+}
+
+impl ParityWindow {
+    /// Whether the pieces can fix the column parity of the zone.
+    #[inline]
+    fn admits(&self, zone: u64, rows: u32) -> bool {
+        let empty = !zone & zone_mask(rows);
+        let d = ((empty & EVEN_COLS).count_ones() as i32
+            - (empty & !EVEN_COLS).count_ones() as i32)
+            / 2;
+        let ok =
+            |t: i32, lj: i32, ni: i32| d.abs() <= lj + t + 2 * ni && (t > 0 || (d - lj) % 2 == 0);
+        let (t, lj, ni) = (self.t, self.lj, self.ni);
+        if self.window <= self.need {
+            return ok(t, lj, ni);
+        }
+        // One of the window's pieces stays unplaced: some choice must work.
+        ok(t, lj, ni - 1) && ni > 0
+            || t > 0 && ok(t - 1, lj, ni)
+            || lj > 0 && ok(t, lj - 1, ni)
+            || self.window > t + lj + ni && ok(t, lj, ni)
+    }
+}
+
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (1-based index).
 pub fn luby(mut i: u64) -> u64 {
     loop {
@@ -699,40 +736,31 @@ impl Solver {
     /// placement changes `d` by: L or J +-1 (always odd), T 0 or +-1, I 0 or +-2, O S Z 0 (line
     /// clears do not move columns). So the pieces still to place must be able to sum to `d`.
     /// With hold, the pieces placed are the next `need + 1` available minus any one of them.
-    fn parity_feasible(&self, zone: u64, rows: u32, i: usize, held: Option<Piece>) -> bool {
-        let empty = !zone & zone_mask(rows);
-        let d = ((empty & EVEN_COLS).count_ones() as i32
-            - (empty & !EVEN_COLS).count_ones() as i32)
-            / 2;
-        let need = ((10 * rows - zone.count_ones()) / 4) as usize;
-        let (mut t, mut lj, mut ni) = (0i32, 0i32, 0i32);
-        let mut add = |p: Piece, sign: i32| match p {
-            Piece::T => t += sign,
-            Piece::L | Piece::J => lj += sign,
-            Piece::I => ni += sign,
-            _ => {}
+    ///
+    /// This returns the T, L/J and I pieces among the pieces available to a state whose next
+    /// queue index is `i`, holding `held`, with `need` pieces to place; the test itself is
+    /// [`ParityWindow::admits`].
+    fn parity_window(&self, i: usize, held: Option<Piece>, need: u32) -> ParityWindow {
+        let need = need as usize;
+        let mut w = ParityWindow { need: need as i32, ..ParityWindow::default() };
+        let mut add = |p: Piece| {
+            match p {
+                Piece::T => w.t += 1,
+                Piece::L | Piece::J => w.lj += 1,
+                Piece::I => w.ni += 1,
+                _ => {}
+            }
+            w.window += 1;
         };
-        let mut window = 0usize;
         if let Some(h) = held {
-            add(h, 1);
-            window += 1;
+            add(h);
         }
         let cap = if self.use_hold { need + 1 } else { need };
-        let end = (i + cap).saturating_sub(window).min(self.stream.len());
+        let end = (i + cap).saturating_sub(usize::from(held.is_some())).min(self.stream.len());
         for &p in self.stream.get(i..end).unwrap_or(&[]) {
-            add(p, 1);
-            window += 1;
+            add(p);
         }
-        let ok =
-            |t: i32, lj: i32, ni: i32| d.abs() <= lj + t + 2 * ni && (t > 0 || (d - lj) % 2 == 0);
-        if window <= need {
-            return ok(t, lj, ni);
-        }
-        // One of the window's pieces stays unplaced: some choice must work.
-        ok(t, lj, ni - 1) && ni > 0
-            || t > 0 && ok(t - 1, lj, ni)
-            || lj > 0 && ok(t, lj - 1, ni)
-            || (window as i32) > t + lj + ni && ok(t, lj, ni)
+        w
     }
 
     /// The pieces the rest of the search may place from state `(k, held)` with `need` pieces
@@ -814,6 +842,8 @@ impl Solver {
         }
         let w = self.active.0;
         for &(piece, from_held, held_after) in &cands[..nc] {
+            // Every child has one piece fewer to place and the same window.
+            let parity = self.parity_window(i + 1, held_after, need.saturating_sub(1));
             let pl = self.mg.placements(zone, rows, piece);
             for f in Facing::ALL {
                 let mut b = pl.by_facing[f as usize];
@@ -845,7 +875,7 @@ impl Solver {
                     }
                     if self.memo.contains(state_key(z2, rows2, k + 1, held_after))
                         || !areas_divisible(z2, rows2)
-                        || !self.parity_feasible(z2, rows2, i + 1, held_after)
+                        || !parity.admits(z2, rows2)
                     {
                         continue;
                     }
