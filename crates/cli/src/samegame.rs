@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 
 use samegame::beam::{self, Config, Eval, Goal, Passes};
+use samegame::nested;
 use samegame::trace::{self, Move, Record};
 use samegame::{Board, Points, Rules};
 
@@ -53,6 +54,7 @@ enum Verb {
         bitarcade samegame solve                              # a generated 15x15, 5 colours\n  \
         bitarcade samegame solve board.txt --width 10000 --json\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --width 2000\n  \
+        bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nested --level 2\n  \
         bitarcade samegame gen --width 30 --height 20 --colors 3 | bitarcade samegame solve - --goal clear --width 5000\n  \
         bitarcade samegame solve grid.bgf --record game.json && bitarcade samegame replay game.json")]
     Solve(SolveArgs),
@@ -124,6 +126,14 @@ enum EvalArg {
     Rollout,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SearchArg {
+    /// The two-pass parallel beam search (--width, --eval, both goals).
+    Beam,
+    /// Nested Monte-Carlo search with tabu-colour playouts (--level; score goal only).
+    Nested,
+}
+
 #[derive(Args, Debug)]
 struct SolveArgs {
     /// Board file: text (rows top first, digits 0-7, '.' empty; blank lines separate boards)
@@ -132,6 +142,13 @@ struct SolveArgs {
     /// Highest score, or an empty board.
     #[arg(long, value_enum, default_value_t = GoalArg::Score)]
     goal: GoalArg,
+    /// Search method.
+    #[arg(long, value_enum, default_value_t = SearchArg::Beam)]
+    search: SearchArg,
+    /// Nesting level of --search nested (1: a playout after every move of every position;
+    /// each level costs about 1,000 times the one below on a 15x15 board).
+    #[arg(long, default_value_t = 2)]
+    level: u32,
     /// Beam width: states kept per layer (default: 30 with --eval rollout, else 1000).
     #[arg(long, short = 'w')]
     width: Option<usize>,
@@ -162,6 +179,10 @@ struct SolveArgs {
     /// Solve only board K (1-based) of a multi-board file.
     #[arg(long, value_name = "K")]
     board: Option<usize>,
+    /// Run the search this many times, with seeds --seed, --seed + 1, ..., and keep the
+    /// best answer (randomized restarts; costs that many times the CPU).
+    #[arg(long, default_value_t = 1)]
+    restarts: u32,
     /// Seed of the generated default board and of the playouts.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -321,13 +342,31 @@ fn solve(a: SolveArgs) -> CliResult {
     if a.playouts == 0 || a.playouts > 100_000 {
         return Err(CliError::input("--playouts must be 1 to 100000"));
     }
+    if a.restarts == 0 || a.restarts > 10_000 {
+        return Err(CliError::input("--restarts must be 1 to 10000"));
+    }
+    if a.search == SearchArg::Nested {
+        if goal != Goal::Score {
+            return Err(CliError::input("--search nested: only --goal score is supported"));
+        }
+        if a.level > 4 {
+            return Err(CliError::input(format!(
+                "--level {}: must be 0 to 4 (each level costs ~1,000x the one below)",
+                a.level
+            )));
+        }
+    }
     let mut report = SolveReport {
         goal: match goal {
             Goal::Score => "score",
             Goal::Clear => "clear",
         },
         width,
-        eval: if goal == Goal::Clear { "clear-penalty".into() } else { format!("{eval:?}") },
+        eval: match (a.search, goal) {
+            (SearchArg::Nested, _) => format!("nested level {}", a.level),
+            (_, Goal::Clear) => "clear-penalty".into(),
+            _ => format!("{eval:?}"),
+        },
         threads: a.threads.count(),
         boards: Vec::new(),
         total_score: 0,
@@ -353,7 +392,20 @@ fn solve(a: SolveArgs) -> CliResult {
         };
         let start = Instant::now();
         let layer_bar = &bar;
-        let out = a.threads.install(|| {
+        let run_one = |seed: u64| {
+            let cfg = Config { seed, ..cfg };
+            if a.search == SearchArg::Nested {
+                let ncfg = nested::Config { level: a.level, rules, seed };
+                return nested::search(board, &ncfg, |p| {
+                    layer_bar.set_message(format!(
+                        "board {}: {} moves played, best {}, {} playouts",
+                        first_index + i,
+                        p.moves,
+                        p.best,
+                        p.playouts
+                    ));
+                });
+            }
             beam::search(board, &cfg, None, |p| {
                 layer_bar.set_message(format!(
                     "board {}: layer {}, beam {}, best {}, fewest tiles {}, {} nodes",
@@ -365,6 +417,20 @@ fn solve(a: SolveArgs) -> CliResult {
                     p.nodes
                 ));
             })
+        };
+        let out = a.threads.install(|| {
+            let mut best = run_one(a.seed);
+            let mut nodes = best.nodes;
+            for k in 1..u64::from(a.restarts) {
+                let next = run_one(a.seed.wrapping_add(k));
+                nodes += next.nodes;
+                if next.better_than(&best) {
+                    best = next;
+                }
+            }
+            // The work of every restart counts.
+            best.nodes = nodes;
+            best
         })?;
         let seconds = start.elapsed().as_secs_f64();
         // Trust nothing the search says: replay through the checked engine.

@@ -67,6 +67,26 @@ fn same_output_on_any_thread_count() {
 }
 
 #[test]
+fn nested_search_and_restarts() {
+    // A small generated board through the nested search and through beam restarts: the CLI
+    // replays every answer before printing it; restarts report the best of their runs.
+    let board =
+        ok(&run(&["samegame", "gen", "--width", "8", "--height", "8", "--colors", "4"], None));
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["samegame", "solve", "-", "--json"];
+        args.extend_from_slice(extra);
+        let v: serde_json::Value = serde_json::from_str(&ok(&run(&args, Some(&board)))).unwrap();
+        v["boards"][0]["score"].as_i64().unwrap()
+    };
+    let nested = solve(&["--search", "nested", "--level", "1", "--threads", "2"]);
+    assert_eq!(nested, solve(&["--search", "nested", "--level", "1", "--threads", "1"]));
+    let seeds: Vec<i64> =
+        (1..=3).map(|s| solve(&["--width", "4", "--seed", &s.to_string()])).collect();
+    let best = solve(&["--width", "4", "--seed", "1", "--restarts", "3"]);
+    assert_eq!(best, *seeds.iter().max().unwrap());
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     for (args, stdin, needle) in [
         (vec!["samegame", "solve", "-"], Some("012\n0x2\n"), "line 2, column 2"),
@@ -76,6 +96,13 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["samegame", "solve", "--width", "0"], None, "--width"),
         (vec!["samegame", "solve", "--points", "n^3"], None, "scoring"),
         (vec!["samegame", "solve", "/nonexistent/board.txt"], None, "cannot read"),
+        (vec!["samegame", "solve", "--search", "nested", "--level", "9"], None, "--level 9"),
+        (
+            vec!["samegame", "solve", "--search", "nested", "--goal", "clear"],
+            None,
+            "--search nested",
+        ),
+        (vec!["samegame", "solve", "--restarts", "0"], None, "--restarts"),
     ] {
         let out = run(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -128,6 +128,18 @@ pub struct Outcome {
     pub aborted: bool,
 }
 
+impl Outcome {
+    /// Whether `self` is a better answer than `other`: a higher score, then fewer moves,
+    /// then the lexicographically smaller move list (a total order on distinct answers).
+    pub fn better_than(&self, other: &Outcome) -> bool {
+        self.score
+            .cmp(&other.score)
+            .then(other.moves.len().cmp(&self.moves.len()))
+            .then(other.moves.cmp(&self.moves))
+            == Ordering::Greater
+    }
+}
+
 /// Reported after each layer.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -250,7 +262,7 @@ impl Scratch {
 /// One tabu-colour random playout from `board`: the most frequent colour is only played when
 /// no other group is left. Returns (points including a clear bonus, moves, tiles left), and
 /// appends the moves to `moves` if given.
-fn playout(
+pub(crate) fn playout(
     board: &Board,
     rules: &Rules,
     seed: u64,

@@ -6,6 +6,7 @@
 //! - [`Groups`]: group finding by linking single-colour runs of neighbouring columns.
 //! - [`reference`](mod@reference): the slow engine (a byte per cell, flood fill) the fast one is gated against.
 //! - [`beam`]: the deterministic two-pass parallel beam search (`Goal::Score`, `Goal::Clear`).
+//! - [`nested`]: nested Monte-Carlo search with tabu-colour playouts (the score goal).
 //! - [`prove`]: refutations and an exact clearability decider.
 //! - [`trace`]: solutions as moves, their independent verification, and game records.
 //!
@@ -24,6 +25,7 @@
 pub mod beam;
 pub mod board;
 pub mod groups;
+pub mod nested;
 pub mod prove;
 pub mod reference;
 pub mod rules;

@@ -1,0 +1,161 @@
+//! Nested Monte-Carlo search (Cazenave, "Nested Monte-Carlo Search", IJCAI 2009) with
+//! tabu-colour playouts, for the score goal.
+//!
+//! # Algorithm
+//! A level-0 search is one tabu-colour random playout (the most frequent colour is only played
+//! when nothing else is left). A level-`n` search walks one game: at every position it runs a
+//! level-`n - 1` search after each legal move, remembers the best whole sequence found so far
+//! (from the level's starting position), and plays the next move of that sequence. The best
+//! sequence is never lost, so the score a level returns is at least that of any sequence it has
+//! seen. One level-`n` step costs about `moves x` one level-`n - 1` search, so each level
+//! multiplies the work by roughly `moves x game length` (about 1,000 on a 15 x 15 board).
+//!
+//! # Determinism
+//! The playout after a position uses a seed derived from the position's hash, the level and the
+//! configured seed, never from a thread or an order of evaluation. The children of a top-level
+//! step are evaluated in parallel and compared in move order (strictly better replaces), so
+//! the answer is the same on any number of threads.
+
+use rayon::prelude::*;
+
+use crate::beam::{playout, Outcome};
+use crate::board::Board;
+use crate::groups::Groups;
+use crate::rules::Rules;
+use crate::trace::Move;
+
+/// Settings of a nested search.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Nesting level: 0 = one playout, 1 = a playout after every move of every position, ...
+    pub level: u32,
+    /// Scoring and minimum group size.
+    pub rules: Rules,
+    /// Seed of the playouts.
+    pub seed: u64,
+}
+
+/// Reported after each move of the top level.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Moves played at the top level.
+    pub moves: usize,
+    /// Best total score of a whole game found so far.
+    pub best: i64,
+    /// Playouts run so far.
+    pub playouts: u64,
+}
+
+/// A sequence found from some position: its points (clear bonus included) and moves.
+#[derive(Clone, Debug)]
+struct Seq {
+    score: i64,
+    moves: Vec<Move>,
+    tiles_left: u32,
+}
+
+fn playout_seed(cfg: &Config, board: &Board, level: u32) -> u64 {
+    bits::rng::sub_seed(cfg.seed ^ board.hash64(), u64::from(level))
+}
+
+/// The result of a level-`level` search from `board` (points relative to `board`).
+fn nested(
+    cfg: &Config,
+    board: &Board,
+    level: u32,
+    top: bool,
+    groups: &mut Groups,
+    playouts: &mut u64,
+    progress: &mut dyn FnMut(&Progress),
+) -> Seq {
+    let rules = &cfg.rules;
+    if level == 0 {
+        let mut moves = Vec::new();
+        let (score, _, tiles_left) =
+            playout(board, rules, playout_seed(cfg, board, 0), groups, Some(&mut moves));
+        *playouts += 1;
+        return Seq { score, moves, tiles_left };
+    }
+    let mut b = board.clone();
+    let mut best: Option<Seq> = None;
+    let mut played: Vec<Move> = Vec::new();
+    let mut points = 0i64;
+    loop {
+        if groups.find(&b, rules.min_group).is_empty() {
+            break;
+        }
+        // Every child: its move, its own points and its board, from this one group finding.
+        let children: Vec<(Move, i64, Board)> = groups
+            .list()
+            .iter()
+            .map(|g| {
+                let mut child = b.clone();
+                groups.remove(&mut child, g);
+                let mut gain = rules.points(g.size);
+                if child.is_clear() {
+                    gain += rules.clear_bonus;
+                }
+                ((g.x, g.y), gain, child)
+            })
+            .collect();
+        // A level - 1 search after each child.
+        let eval = |child: &(Move, i64, Board), groups: &mut Groups| {
+            let (mv, gain, ref board) = *child;
+            let mut n = 0;
+            let rest = if board.is_clear() {
+                Seq { score: 0, moves: Vec::new(), tiles_left: 0 }
+            } else {
+                nested(cfg, board, level - 1, false, groups, &mut n, &mut |_| {})
+            };
+            (gain + rest.score, mv, rest, n)
+        };
+        let results: Vec<(i64, Move, Seq, u64)> = if top && children.len() > 1 {
+            children.par_iter().map_init(Groups::new, |gs, c| eval(c, gs)).collect()
+        } else {
+            children.iter().map(|c| eval(c, groups)).collect()
+        };
+        for (s, mv, rest, n) in results {
+            *playouts += n;
+            let total = points + s;
+            if best.as_ref().is_none_or(|b| total > b.score) {
+                let mut moves = played.clone();
+                moves.push(mv);
+                moves.extend(rest.moves);
+                best = Some(Seq { score: total, moves, tiles_left: rest.tiles_left });
+            }
+        }
+        // Follow the best sequence one move.
+        let seq = best.as_ref().expect("a position with a group has a child");
+        let mv = seq.moves[played.len()];
+        let list = groups.find(&b, rules.min_group);
+        let g = *list.iter().find(|g| (g.x, g.y) == mv).expect("best sequence is legal here");
+        groups.remove(&mut b, &g);
+        points += rules.points(g.size);
+        if b.is_clear() {
+            points += rules.clear_bonus;
+        }
+        played.push(mv);
+        if top {
+            progress(&Progress { moves: played.len(), best: seq.score, playouts: *playouts });
+        }
+    }
+    // The walk followed the best sequence to its end.
+    best.unwrap_or(Seq { score: 0, moves: Vec::new(), tiles_left: b.tiles() })
+}
+
+/// Runs a nested Monte-Carlo search of level `cfg.level` from `board`; `progress` is called
+/// after every move of the top level.
+pub fn search(board: &Board, cfg: &Config, mut progress: impl FnMut(&Progress)) -> Outcome {
+    let mut groups = Groups::new();
+    let mut playouts = 0;
+    let seq = nested(cfg, board, cfg.level, true, &mut groups, &mut playouts, &mut progress);
+    Outcome {
+        cleared: seq.tiles_left == 0,
+        tiles_left: seq.tiles_left,
+        score: seq.score,
+        layers: seq.moves.len(),
+        moves: seq.moves,
+        nodes: playouts,
+        aborted: false,
+    }
+}
