@@ -25,6 +25,11 @@
 //! [`crate::MoveError::Overflow`], the search treats it as a won terminal). Nothing ever
 //! silently turns 32768 + 32768 into 32768.
 //!
+//! For the search's move generator there are also the new rows alone ([`LEFT_ROWS`],
+//! [`RIGHT_ROWS`], `u16`, 128 KiB each) and one column table for up and down together
+//! ([`UP_DOWN_COLS`], `u64`, 512 KiB), whose entries hold both new columns already spread
+//! into board position (see [`crate::Board::shift_all`]).
+//!
 //! The tables are `static` arrays evaluated by `const fn` at compile time; the builder asserts,
 //! for every row, that tile values are conserved (the sum of tile values before equals the sum
 //! after), that the new row is packed towards its side, that the score is the sum of the merged
