@@ -24,6 +24,9 @@ fn searches(c: &mut Criterion) {
         group.bench_function(format!("astar/{name}"), |bench| {
             bench.iter(|| s.astar(black_box(&occ), black_box(head), black_box(fruit)))
         });
+        group.bench_function(format!("astar-heap/{name}"), |bench| {
+            bench.iter(|| s.astar_heap(black_box(&occ), black_box(head), black_box(fruit)))
+        });
     }
     // The mean over 64 mid-game boards (one search each per iteration), so one board's
     // geometry does not decide the ratio.
@@ -40,6 +43,13 @@ fn searches(c: &mut Criterion) {
         bench.iter(|| {
             for (occ, h, f) in &set {
                 black_box(s.astar(occ, *h, *f));
+            }
+        })
+    });
+    group.bench_function("astar-heap/reachable-64", |bench| {
+        bench.iter(|| {
+            for (occ, h, f) in &set {
+                black_box(s.astar_heap(occ, *h, *f));
             }
         })
     });

@@ -1,5 +1,5 @@
 //! Runs one search kind in a loop over the bench boards, for `perf stat` cycle counts
-//! (robust on a loaded machine): `searchloop bfs|astar reachable|mid64|sealed ITERS`.
+//! (robust on a loaded machine): `searchloop bfs|astar|astar-heap reachable|mid64|sealed ITERS`.
 use snake::fixtures::{midgame_boards, SEALED};
 use snake::{Board, Searcher, Size};
 use std::hint::black_box;
@@ -17,16 +17,21 @@ fn main() {
     let jobs: Vec<_> =
         boards.iter().map(|b| (*b.occupied(), b.head(), b.fruit().unwrap())).collect();
     let mut s: Searcher = Searcher::new(size);
-    let astar = a[1] == "astar";
+    let kind = a[1].as_str();
     let t = std::time::Instant::now();
     for _ in 0..iters / jobs.len() {
         for (o, h, f) in &jobs {
-            if astar {
-                black_box(s.astar(black_box(o), *h, *f));
-            } else {
-                black_box(s.bfs(black_box(o), *h, *f));
-            }
+            match kind {
+                "astar" => black_box(s.astar(black_box(o), *h, *f)),
+                "astar-heap" => black_box(s.astar_heap(black_box(o), *h, *f)),
+                _ => black_box(s.bfs(black_box(o), *h, *f)),
+            };
         }
     }
-    eprintln!("{} ns/search (wall)", t.elapsed().as_nanos() as f64 / iters as f64);
+    let n = (iters / jobs.len() * jobs.len()).max(1) as f64;
+    eprintln!(
+        "{:.1} ns/search (wall), {:.2} cells expanded/search",
+        t.elapsed().as_nanos() as f64 / n,
+        s.expanded() as f64 / n
+    );
 }

@@ -2,25 +2,41 @@
 //!
 //! # Implementation notes
 //! ```text
-//!  Searcher (built once per board size, reused for every search)
-//!  +-----------------------------+  per cell (N = W*H <= 1024):
-//!  | nbr    [[u16; 4]; N]  8N B  |  up/right/down/left neighbour, u16::MAX past a wall
-//!  | xy     [(u8, u8); N]  2N B  |  column and row, for the Manhattan estimate
-//!  | parent [u16; N]       2N B  |  written when a cell is reached (both searches)
-//!  | g      [u16; N]       2N B  |  A* cost so far, valid only where `seen` holds this stamp
-//!  | seen   StampSet<u32>  4N B  |  A* visited set: never cleared, one new stamp per search
-//!  | queue  [u16; N]       2N B  |  BFS ring (each cell enters at most once, so no wrap)
-//!  | heap   Vec<Node>    ~32N B  |  A* open list, binary heap of 4-byte plain structs
-//!  +-----------------------------+
+//!  Searcher (built once per board size, reused for every search; M = 1,024 = MAX_CELLS)
+//!  +-------------------------------+  per cell (N = W*H <= M):
+//!  | nbr     [[u16; 4]; M]  8M B   |  up/right/down/left neighbour, u16::MAX past a wall
+//!  | xy      [(u8, u8); M]  2M B   |  column and row, for the Manhattan estimate
+//!  | parent  [u16; M]       2M B   |  written when a cell is reached (every search)
+//!  | seen    StampSet<u32>  4N B   |  A* visited set: never cleared, one new stamp per search
+//!  | queue   [u16; N]       2N B   |  BFS queue (each cell enters at most once, so no wrap)
+//!  | now     [u16; 2M]      4M B   |  A* open stack: the cells of the least f
+//!  | done    [u16; M]       2M B   |  A* cells expanded at this f (their moves away wait)
+//!  | waiting [u16; M]       2M B   |  A* cells expanded at f - 2 (moves away not yet made)
+//!  | g, heap, stack, pending       |  `astar_heap` only: g per cell, binary heap of 8-byte
+//!  +-------------------------------+  plain structs keyed (f, -g), equal-f stack, parked list
 //! ```
 //! **BFS** takes its visited set as a 128-byte copy of the board mask (the body is "already
-//! visited"), so one bit test rejects both walls of flesh and cells seen before. **A\*** keys
-//! its heap on `f = g + manhattan` and, among equal `f`, on the larger `g` (deeper first): on a
-//! grid many routes tie, and deeper-first walks one of them straight to the goal instead of
-//! widening a diamond. The goal is accepted when it is generated: its neighbour `c` was just
-//! popped with the least `f`, and `f(goal) = g(c) + 1 = f(c)` because `h(c) = 1`, so no
-//! cheaper route exists. Nothing is allocated after [`Searcher::new`]: the heap and queue
-//! keep their capacity (`4N` pushes at most, reserved up front), the visited set is a stamp.
+//! visited"), so one bit test rejects both walls of flesh and cells seen before.
+//!
+//! **A\*** uses the Manhattan estimate `h`. On a 4-connected grid with unit moves every move
+//! changes `h` by exactly 1, so a move keeps `f = g + h` (a move towards the goal) or raises
+//! it by 2 (a move away). Hence the open cells only ever have `f` = `F` (the least) or `F + 2`,
+//! and a cell's first `f` is its least: a cell first reached at `F` can only be reached again
+//! at `F` or later at a larger `f`, with the same or a larger `g`. So the visited stamp alone
+//! decides (no `g` array, no stale entries, no decrease-key), and the open list needs no heap:
+//! * expanding `c` pushes only its (at most two) moves towards the goal onto the `now` stack
+//!   (newest first: a depth-first walk along equal `f`, which on open ground runs straight to
+//!   the goal), and files `c` in `done`;
+//! * when `now` runs dry, the moves away of the cells of `waiting` (expanded at `F - 2`, so
+//!   their moves away have `f = F`) are made one cell at a time, the last expanded first; only
+//!   when `waiting` is empty too is every cell of `f = F` expanded: `F` grows by 2 and `done`
+//!   becomes `waiting`. Most searches end before making most moves away.
+//!
+//! The goal is accepted when it is generated: its neighbour `c` was just taken with the least
+//! `f`, and `f(goal) = g(c) + 1 = f(c)` because `h(c) = 1`, so no cheaper route exists. The
+//! issue's form (a binary heap of plain structs keyed on `(f, -g)` with a `g` array and stale
+//! entries) is kept as [`Searcher::astar_heap`], measured beside it in the benches. Nothing is
+//! allocated after [`Searcher::new`]: every buffer is sized for the largest board up front.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -35,6 +51,9 @@ const NONE: u16 = u16::MAX;
 /// Cell indices are below `MAX_CELLS` (a power of two): `& MASK` lets the compiler drop the
 /// bounds checks on the per-cell arrays, which are all `MAX_CELLS` long.
 const MASK: usize = MAX_CELLS - 1;
+/// A*'s open stack and expanded list hold each cell at most once (a cell's first `f` is its
+/// least, see the module notes); the mask keeps indices in range without bounds checks.
+const OPEN_MASK: usize = 2 * MAX_CELLS - 1;
 
 /// A shortest route found by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +97,9 @@ pub struct Searcher<S: Stamp = u32> {
     parent: Box<[u16]>,
     g: Box<[u16]>,
     queue: Box<[u16]>,
+    now: Box<[u16]>,
+    done: Box<[u16]>,
+    waiting: Box<[u16]>,
     heap: BinaryHeap<Node>,
     stack: Vec<u16>,
     pending: Vec<Node>,
@@ -89,8 +111,12 @@ impl<S: Stamp> Searcher<S> {
     /// Buffers for boards of `size`.
     pub fn new(size: Size) -> Self {
         let n = size.cells();
-        let nbr =
-            (0..n).map(|c| Dir::ALL.map(|d| size.step(c, d).map_or(NONE, |x| x as u16))).collect();
+        let nbr = (0..MAX_CELLS)
+            .map(|c| {
+                let on = c < n;
+                Dir::ALL.map(|d| if on { size.step(c, d).map_or(NONE, |x| x as u16) } else { NONE })
+            })
+            .collect();
         let xy = (0..n)
             .map(|c| {
                 let (x, y) = size.xy(c);
@@ -106,6 +132,9 @@ impl<S: Stamp> Searcher<S> {
             parent: vec![NONE; MAX_CELLS].into_boxed_slice(),
             g: vec![0; MAX_CELLS].into_boxed_slice(),
             queue: vec![0; n].into_boxed_slice(),
+            now: vec![0; OPEN_MASK + 1].into_boxed_slice(),
+            done: vec![0; MAX_CELLS].into_boxed_slice(),
+            waiting: vec![0; MAX_CELLS].into_boxed_slice(),
             heap: BinaryHeap::with_capacity(4 * n + 4),
             stack: Vec::with_capacity(4 * n + 4),
             pending: Vec::with_capacity(4 * n + 4),
@@ -193,8 +222,109 @@ impl<S: Stamp> Searcher<S> {
     }
 
     /// A* from `from` to `to` avoiding `blocked` (the goal may be blocked), with the Manhattan
-    /// estimate; returns a shortest route, of the same length BFS finds.
+    /// estimate; returns a shortest route, of the same length BFS finds. The open list is the
+    /// two-bucket queue of the module notes (cells of the least `f`, cells of `f + 2`).
     pub fn astar(&mut self, blocked: &Cells, from: usize, to: usize) -> Option<Route> {
+        if from == to {
+            return None;
+        }
+        // Plain local slices: the compiler keeps them in registers (through `self` it would
+        // reload every buffer's address after each store, not knowing they never overlap).
+        let nbr = &*self.nbr;
+        let xy = &*self.xy;
+        let parent = &mut *self.parent;
+        let seen = &mut self.seen;
+        let now = &mut *self.now;
+        let (mut done, mut waiting) = (&mut *self.done, &mut *self.waiting);
+        let (tx, ty) = xy[to & MASK];
+        seen.begin();
+        seen.insert(from);
+        now[0] = from as u16;
+        // `now`: open cells of the least f (a stack, so the newest, deepest, goes first);
+        // `done`: cells expanded at this f, whose moves away (f + 2) wait; `waiting`: cells
+        // expanded at f - 2 whose moves away (f) have not been generated yet.
+        let (mut n_now, mut n_done, mut n_waiting) = (1, 0, 0);
+        let mut expanded = 0;
+        let found = loop {
+            if n_now == 0 {
+                if n_waiting == 0 {
+                    if n_done == 0 {
+                        break false;
+                    }
+                    // Every cell of this f is expanded: the next f is f + 2, reached only by
+                    // moves away from the cells expanded now.
+                    std::mem::swap(&mut done, &mut waiting);
+                    (n_waiting, n_done) = (n_done, 0);
+                }
+                // Generate the moves away of one waiting cell (the last expanded first).
+                n_waiting -= 1;
+                let c = usize::from(waiting[n_waiting & MASK]) & MASK;
+                let (cx, cy) = xy[c];
+                let away = [cy <= ty, cx >= tx, cy >= ty, cx <= tx];
+                for (k, &n) in nbr[c].iter().enumerate() {
+                    let nu = usize::from(n) & MASK;
+                    // The goal is never a move away (its h is 0); a missing neighbour is NONE.
+                    if !away[k] || n == NONE || blocked.contains(nu) || !seen.insert(nu) {
+                        continue;
+                    }
+                    parent[nu] = c as u16;
+                    now[n_now & OPEN_MASK] = n;
+                    n_now += 1;
+                }
+                continue;
+            }
+            n_now -= 1;
+            let c = usize::from(now[n_now & OPEN_MASK]) & MASK;
+            expanded += 1;
+            let (cx, cy) = xy[c];
+            // The moves towards the goal (same f): at most one vertical and one horizontal.
+            let vertical = if cy > ty {
+                nbr[c][0]
+            } else if cy < ty {
+                nbr[c][2]
+            } else {
+                NONE
+            };
+            let horizontal = if cx < tx {
+                nbr[c][1]
+            } else if cx > tx {
+                nbr[c][3]
+            } else {
+                NONE
+            };
+            let mut hit = false;
+            for n in [vertical, horizontal] {
+                if n == NONE {
+                    continue;
+                }
+                let nu = usize::from(n) & MASK;
+                if nu == to {
+                    parent[nu] = c as u16;
+                    hit = true;
+                    break;
+                }
+                if blocked.contains(nu) || !seen.insert(nu) {
+                    continue;
+                }
+                parent[nu] = c as u16;
+                now[n_now & OPEN_MASK] = n;
+                n_now += 1;
+            }
+            if hit {
+                break true;
+            }
+            // Its moves away wait until the least f is used up.
+            done[n_done & MASK] = c as u16;
+            n_done += 1;
+        };
+        self.expanded += expanded;
+        found.then(|| self.route_to(from, to))
+    }
+
+    /// The same A* with the open list the issue names: a binary heap of plain structs keyed
+    /// on `(f, -g)`, fronted by a stack of equal-`f` cells (kept beside [`Searcher::astar`] as
+    /// the measured alternative; both return shortest routes).
+    pub fn astar_heap(&mut self, blocked: &Cells, from: usize, to: usize) -> Option<Route> {
         if from == to {
             return None;
         }
@@ -407,8 +537,13 @@ mod tests {
                 if let Some(r) = a {
                     check_route(size, &blocked, from, to, r, &s);
                 }
+                let ah = s.astar_heap(&blocked, from, to);
+                if let Some(r) = ah {
+                    check_route(size, &blocked, from, to, r, &s);
+                }
                 assert_eq!(b.map(|r| r.len), want, "bfs {size} {from}->{to}");
                 assert_eq!(a.map(|r| r.len), want, "astar {size} {from}->{to}");
+                assert_eq!(ah.map(|r| r.len), want, "astar_heap {size} {from}->{to}");
             }
             assert_eq!(s.heap_capacity(), cap, "no search grew the heap");
         }
@@ -426,8 +561,9 @@ mod tests {
             let want = plain_distance(size, &blocked, from, to);
             assert_eq!(narrow.astar(&blocked, from, to).map(|r| r.len), want);
             assert_eq!(wide.astar(&blocked, from, to).map(|r| r.len), want);
+            assert_eq!(narrow.astar_heap(&blocked, from, to).map(|r| r.len), want);
         }
-        assert_eq!(narrow.stamps_mut().wraps(), 1_000 / 255);
+        assert_eq!(narrow.stamps_mut().wraps(), 2 * 1_000 / 255);
         assert_eq!(wide.stamps_mut().wraps(), 1);
     }
 
