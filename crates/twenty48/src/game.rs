@@ -299,8 +299,9 @@ pub fn perft<G: crate::search::MoveGen>(board: Board, depth: u32, gen: &G) -> u6
         return 1;
     }
     let mut total = 0;
-    for d in Dir::ALL {
-        let (b, overflow) = gen.shift(board, d);
+    let moves = gen.shift_all(board);
+    for (i, b) in moves.boards.into_iter().enumerate() {
+        let overflow = moves.overflow & (1 << i) != 0;
         if overflow {
             total += 1;
             continue;
