@@ -163,3 +163,31 @@ fn kick_file_no_hold_and_save_hold() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
 }
+
+/// The shipped kick table files load through `--kicks FILE` and solve a 3-line PC on the
+/// T-spin double field of the tetris crate's `tests/kicks.rs` (where the spins themselves are
+/// tested).
+#[test]
+fn shipped_kick_files_load_and_solve() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tetris/kicks");
+    let field = tmp("tsd.txt");
+    std::fs::write(&field, "##........\n#...######\n##.#######\n").unwrap();
+    for file in ["srs.txt", "srs-plus.txt"] {
+        let kicks = dir.join(file);
+        let v = json(&bitarcade(&[
+            "tetris",
+            "pc",
+            "--queue",
+            "TII",
+            "--no-hold",
+            "--field",
+            field.to_str().unwrap(),
+            "--kicks",
+            kicks.to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(v["kicks"], "custom");
+        assert_eq!(v["found"], true, "{file}");
+        assert_eq!(v["height"], 3);
+    }
+}
