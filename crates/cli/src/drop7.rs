@@ -8,7 +8,7 @@ use drop7::engine::{ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable, Options,
-    PointsOnly, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
+    PointsOnly, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
 };
 use drop7::trace::{verify, GameRecord};
 use drop7::{Mode, Position, Rules};
@@ -74,7 +74,8 @@ struct SearchOpts {
     /// Search depth in moves (1 = the known disc only).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
     depth: u32,
-    /// Leaf evaluator: `crowding`, `crowding:DISC,SOLID,CRACKED,TALL,FULL` or `points`.
+    /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
+    /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]` or `points`.
     #[arg(long, default_value = "crowding")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
@@ -98,9 +99,35 @@ struct SearchOpts {
     /// The search's penalty for a move that ends the game.
     #[arg(long, default_value_t = 1_000_000.0)]
     death: f64,
-    /// Reveal samples averaged for a searched move that reveals a gray (1 = one sample).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    reveal_samples: u32,
+    /// Reveal samples averaged for a searched move that reveals a gray (1 = one sample), or
+    /// a list from the root down (`8,2,2,8`: 8 at the root, 2 at the next two levels, 8 for
+    /// the moves above the leaves; the last entry repeats deeper).
+    #[arg(long, default_value = "1")]
+    reveal_samples: String,
+    /// How a searched move that reveals grays is valued: `paired` (one reveal sample per
+    /// chance outcome, each followed by that outcome's next disc: as many samples as
+    /// outcomes at the cost of one) or `sampled` (the --reveal-samples average).
+    #[arg(long, default_value = "sampled", value_parser = ["paired", "sampled"])]
+    reveals: String,
+}
+
+impl SearchOpts {
+    /// The reveal samples by remaining depth.
+    fn reveal_by_depth(&self) -> CliResult<[u32; 8]> {
+        let bad = || {
+            CliError::input(format!(
+                "--reveal-samples {:?}: expected N or N,N,... with each N in 1..=64",
+                self.reveal_samples
+            ))
+        };
+        let list: Vec<u32> = self
+            .reveal_samples
+            .split(',')
+            .map(|x| x.trim().parse::<u32>().ok().filter(|n| (1..=64).contains(n)))
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        Ok(drop7::search::reveal_by_depth(&list, self.depth))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -154,6 +181,9 @@ struct BenchArgs {
     /// log2 of each table's entries.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=26))]
     table_bits: u32,
+    /// Leaf evaluator of the timed decisions (as `play --eval`).
+    #[arg(long, default_value = "crowding")]
+    eval: String,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -195,12 +225,18 @@ struct AbArgs {
     /// Evaluator B (as `--eval`).
     #[arg(long)]
     b: String,
-    /// Reveal samples for A (default: --reveal-samples).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    a_reveal_samples: Option<u32>,
-    /// Reveal samples for B (default: --reveal-samples).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    b_reveal_samples: Option<u32>,
+    /// Reveal samples for A (as --reveal-samples; default: --reveal-samples).
+    #[arg(long)]
+    a_reveal_samples: Option<String>,
+    /// Reveal samples for B (as --reveal-samples; default: --reveal-samples).
+    #[arg(long)]
+    b_reveal_samples: Option<String>,
+    /// Reveal handling for A (as --reveals; default: --reveals).
+    #[arg(long, value_parser = ["paired", "sampled"])]
+    a_reveals: Option<String>,
+    /// Reveal handling for B (as --reveals; default: --reveals).
+    #[arg(long, value_parser = ["paired", "sampled"])]
+    b_reveals: Option<String>,
     #[command(flatten)]
     search: SearchOpts,
     /// Games per evaluator (the same seeds for both).
@@ -256,6 +292,14 @@ fn rules_of(o: &SearchOpts) -> CliResult<Rules> {
     Ok(rules)
 }
 
+fn reveals_label(o: &SearchOpts) -> String {
+    if o.reveals == "paired" {
+        "paired".into()
+    } else {
+        format!("sampled:{}", o.reveal_samples)
+    }
+}
+
 fn chance_of(o: &SearchOpts) -> ChanceModel {
     if o.strata == 0 {
         ChanceModel::Exact
@@ -270,6 +314,7 @@ enum EvalChoice {
     Crowding(Crowding),
     Shape(Shape),
     Options(Options),
+    Ready(Ready),
     Points,
 }
 
@@ -281,27 +326,33 @@ impl EvalChoice {
             None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
             None if s == "shape" => Ok(EvalChoice::Shape(Shape::default())),
             None if s == "options" => Ok(EvalChoice::Options(Options::default())),
-            Some((name @ ("crowding" | "shape" | "options"), w)) => {
+            None if s == "ready" => Ok(EvalChoice::Ready(Ready::default())),
+            Some((name @ ("crowding" | "shape" | "options" | "ready"), w)) => {
                 let v: Vec<f64> = w
                     .split(',')
                     .map(|x| x.trim().parse::<f64>())
                     .collect::<Result<_, _>>()
                     .map_err(|_| bad("weights must be numbers"))?;
-                let want = if name == "crowding" { 5 } else { 6 };
+                let want = match name {
+                    "crowding" => 5,
+                    "ready" => 7,
+                    _ => 6,
+                };
                 if v.len() != want || v.iter().any(|x| !x.is_finite()) {
                     return Err(bad(
-                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS",
+                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS, ready READY,LATENT",
                     ));
                 }
                 let c = Crowding { disc: v[0], solid: v[1], cracked: v[2], tall: v[3], full: v[4] };
                 Ok(match name {
                     "crowding" => EvalChoice::Crowding(c),
                     "shape" => EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] }),
+                    "ready" => EvalChoice::Ready(Ready { crowding: c, ready: v[5], latent: v[6] }),
                     _ => EvalChoice::Options(Options { crowding: c, options: v[5] }),
                 })
             }
             _ => {
-                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6] or points"))
+                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7] or points"))
             }
         }
     }
@@ -317,6 +368,13 @@ impl EvalChoice {
                 format!(
                     "shape:{},{},{},{},{},{}",
                     c.disc, c.solid, c.cracked, c.tall, c.full, s.mismatch
+                )
+            }
+            EvalChoice::Ready(r) => {
+                let c = r.crowding;
+                format!(
+                    "ready:{},{},{},{},{},{},{}",
+                    c.disc, c.solid, c.cracked, c.tall, c.full, r.ready, r.latent
                 )
             }
             EvalChoice::Options(o) => {
@@ -387,6 +445,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
         EvalChoice::Crowding(c) => with_table(*c, table, bits, job),
         EvalChoice::Shape(s) => with_table(*s, table, bits, job),
         EvalChoice::Options(o) => with_table(*o, table, bits, job),
+        EvalChoice::Ready(r) => with_table(*r, table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }
@@ -488,6 +547,8 @@ struct PlayReport {
     eval: String,
     table: &'static str,
     chance: String,
+    /// `paired`, or `sampled:LIST` (reveal samples from the root down).
+    reveals: String,
     seed: u64,
     summary: Summary,
     seconds: f64,
@@ -519,7 +580,9 @@ fn run_batch(
         max_moves,
         record: true,
         death: o.death,
-        reveal_samples: o.reveal_samples,
+        reveal_samples: 1,
+        reveal_by_depth: o.reveal_by_depth()?,
+        paired_reveals: o.reveals == "paired",
     };
     let bar = progress(games, label);
     let start = Instant::now();
@@ -547,7 +610,8 @@ fn run_batch(
 
 struct SequenceJob {
     death: f64,
-    reveal_samples: u32,
+    reveal_by_depth: [u32; 8],
+    paired_reveals: bool,
     rules: Rules,
     chance: ChanceModel,
     draws: ListDraws,
@@ -564,7 +628,8 @@ impl Job for SequenceJob {
     {
         let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
         s.death = self.death;
-        s.reveal_samples = self.reveal_samples;
+        s.reveal_by_depth = self.reveal_by_depth;
+        s.paired_reveals = self.paired_reveals;
         let start = Position::start(&self.rules, drop7::Board::GRAY_ROW, &mut self.draws);
         let n = self.draws.discs.len();
         drop7::search::play_from(
@@ -597,7 +662,8 @@ fn sequence_game(
     let start = Instant::now();
     let job = SequenceJob {
         death: a.search.death,
-        reveal_samples: a.search.reveal_samples,
+        reveal_by_depth: a.search.reveal_by_depth()?,
+        paired_reveals: a.search.reveals == "paired",
         rules,
         chance: chance_of(&a.search),
         draws,
@@ -630,6 +696,7 @@ fn play(a: PlayArgs) -> CliResult {
         eval: eval.label(),
         table: TableChoice::parse(&a.search.table)?.name(),
         chance: format!("{:?}", chance_of(&a.search)),
+        reveals: reveals_label(&a.search),
         seed: a.seed.seed,
         summary: summary(&scores),
         seconds: secs,
@@ -662,8 +729,8 @@ fn play(a: PlayArgs) -> CliResult {
     }
     let s = &report.summary;
     println!(
-        "{} games, {} mode, depth {}, eval {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
-        s.games, a.search.mode, report.depth, report.eval, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
+        "{} games, {} mode, depth {}, eval {}, reveals {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
+        s.games, a.search.mode, report.depth, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
     );
     println!(
         "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
@@ -679,7 +746,8 @@ fn play(a: PlayArgs) -> CliResult {
 
 struct DecideJob {
     death: f64,
-    reveal_samples: u32,
+    reveal_by_depth: [u32; 8],
+    paired_reveals: bool,
     rules: Rules,
     chance: ChanceModel,
     pos: Position,
@@ -695,7 +763,8 @@ impl Job for DecideJob {
     {
         let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
         s.death = self.death;
-        s.reveal_samples = self.reveal_samples;
+        s.reveal_by_depth = self.reveal_by_depth;
+        s.paired_reveals = self.paired_reveals;
         let d = s.decide(&self.pos, self.depth);
         (d, s.stats)
     }
@@ -733,7 +802,8 @@ fn decide(a: DecideArgs) -> CliResult {
         a.search.table_bits,
         DecideJob {
             death: a.search.death,
-            reveal_samples: a.search.reveal_samples,
+            reveal_by_depth: a.search.reveal_by_depth()?,
+            paired_reveals: a.search.reveals == "paired",
             rules,
             chance: chance_of(&a.search),
             pos,
@@ -861,9 +931,11 @@ fn ab(a: AbArgs) -> CliResult {
     let ea = EvalChoice::parse("--a", &a.a)?;
     let eb = EvalChoice::parse("--b", &a.b)?;
     let mut oa = a.search.clone();
-    oa.reveal_samples = a.a_reveal_samples.unwrap_or(oa.reveal_samples);
+    oa.reveal_samples = a.a_reveal_samples.clone().unwrap_or(oa.reveal_samples);
+    oa.reveals = a.a_reveals.clone().unwrap_or(oa.reveals);
     let mut ob = a.search.clone();
-    ob.reveal_samples = a.b_reveal_samples.unwrap_or(ob.reveal_samples);
+    ob.reveal_samples = a.b_reveal_samples.clone().unwrap_or(ob.reveal_samples);
+    ob.reveals = a.b_reveals.clone().unwrap_or(ob.reveals);
     let (ga, _) = run_batch(&oa, &ea, a.seed.seed, a.games, a.max_moves, &a.threads, "A")?;
     let (gb, _) = run_batch(&ob, &eb, a.seed.seed, a.games, a.max_moves, &a.threads, "B")?;
     let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
@@ -881,6 +953,7 @@ fn ab(a: AbArgs) -> CliResult {
     let report = serde_json::json!({
         "a": ea.label(), "b": eb.label(), "games": a.games, "depth": a.search.depth,
         "a_reveal_samples": oa.reveal_samples, "b_reveal_samples": ob.reveal_samples,
+        "a_reveals": oa.reveals, "b_reveals": ob.reveals,
         "a_summary": summary(&sa), "b_summary": summary(&sb),
         "mean_difference": mean, "difference_ci95": [mean - half, mean + half],
         "paired_t": t, "p_two_sided_normal_approx": p, "a_wins": wins, "b_wins": losses,
@@ -890,16 +963,18 @@ fn ab(a: AbArgs) -> CliResult {
     }
     let (x, y) = (summary(&sa), summary(&sb));
     println!(
-        "A {} (reveal samples {}): mean {:.0}, median {:.0}, best {}",
+        "A {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
         ea.label(),
+        oa.reveals,
         oa.reveal_samples,
         x.mean,
         x.median,
         x.best
     );
     println!(
-        "B {} (reveal samples {}): mean {:.0}, median {:.0}, best {}",
+        "B {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
         eb.label(),
+        ob.reveals,
         ob.reveal_samples,
         y.mean,
         y.median,
@@ -1056,7 +1131,10 @@ struct DecisionBench {
     positions: usize,
     ms_per_decision_median: f64,
     moves_per_decision: f64,
+    /// Moves + leaf evaluations + chance nodes.
+    nodes_per_decision: f64,
     work_removed_vs_none: f64,
+    nodes_removed_vs_none: f64,
     probes: u64,
     hits: u64,
     node_hit_rate: f64,
@@ -1112,7 +1190,8 @@ fn bench(a: BenchArgs) -> CliResult {
     // Decisions on harvested positions.
     let positions = harvest(a.seed.seed, a.positions);
     let mut decisions = Vec::new();
-    let eval = EvalChoice::Crowding(Crowding::default());
+    let eval = EvalChoice::parse("--eval", &a.eval)?;
+    let nodes = |s: &Stats| (s.moves + s.leaves + s.chance_nodes) as f64;
     for &depth in &depths {
         let tables = [TableChoice::None, TableChoice::Direct, TableChoice::Two, TableChoice::Four];
         let mut times: Vec<Vec<f64>> = vec![Vec::new(); 4];
@@ -1145,7 +1224,9 @@ fn bench(a: BenchArgs) -> CliResult {
                 positions: positions.len(),
                 ms_per_decision_median: median(&mut times[i]) * 1e3 / positions.len() as f64,
                 moves_per_decision: s.moves as f64 / positions.len() as f64,
+                nodes_per_decision: nodes(&s) / positions.len() as f64,
                 work_removed_vs_none: 1.0 - s.moves as f64 / stats[0].moves as f64,
+                nodes_removed_vs_none: 1.0 - nodes(&s) / nodes(&stats[0]),
                 probes: s.probes,
                 hits: s.hits,
                 node_hit_rate: if s.probes > 0 { s.hits as f64 / s.probes as f64 } else { 0.0 },
@@ -1180,18 +1261,20 @@ fn bench(a: BenchArgs) -> CliResult {
         }
         println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
         println!(
-            "decisions on {} harvested positions (all 7 values at chance nodes):",
-            positions.len()
+            "decisions on {} harvested positions (all 7 values at chance nodes, eval {}):",
+            positions.len(),
+            eval.label()
         );
-        println!("  depth table    ms/decision  moves/decision  work removed  hit rate  speedup  same values");
+        println!("  depth table    ms/decision  moves/decision  nodes/decision  nodes removed  hit rate  speedup  same values");
         for d in &decisions {
             println!(
-                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>12.1}% {:>8.2}% {:>7.2}x  {}",
+                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>15.0} {:>13.1}% {:>8.2}% {:>7.2}x  {}",
                 d.depth,
                 d.table,
                 d.ms_per_decision_median,
                 d.moves_per_decision,
-                d.work_removed_vs_none * 100.0,
+                d.nodes_per_decision,
+                d.nodes_removed_vs_none * 100.0,
                 d.node_hit_rate * 100.0,
                 d.speedup_vs_none_median,
                 if d.values_identical_to_none { "yes" } else { "NO" }

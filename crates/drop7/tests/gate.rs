@@ -4,7 +4,7 @@
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::{Crowding, Shape};
+use drop7::search::{Crowding, Ready, Shape};
 use drop7::{Mode, Rules};
 
 #[test]
@@ -37,4 +37,20 @@ fn normal_sequence_and_switched_rules_identical() {
         total += compare_random_game(&rules, sub_seed(0xF00, i), 10_000, &eval).unwrap();
     }
     assert!(total > 50_000);
+}
+
+#[test]
+fn ready_evaluator_identical_to_its_reference_form() {
+    let rules = Rules::new(Mode::Hardcore);
+    // Odd weights so that every term shows in the bits.
+    let eval = Ready {
+        crowding: Crowding { disc: 601.0, solid: 499.0, cracked: 251.0, tall: 799.0, full: 3001.0 },
+        ready: 1201.0,
+        latent: 333.0,
+    };
+    let mut turns = 0u64;
+    for i in 0..2_000 {
+        turns += u64::from(compare_random_game(&rules, sub_seed(0xEAD, i), 10_000, &eval).unwrap());
+    }
+    assert!(turns > 20_000, "only {turns} turns");
 }

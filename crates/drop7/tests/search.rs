@@ -4,8 +4,8 @@
 
 use drop7::engine::{RandomDraws, Recording};
 use drop7::search::{
-    play_game, play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, NoTable,
-    SearchDraws, Searcher, SetAssoc,
+    play_game, play_games, reveal_by_depth, BatchSpec, ChanceModel, Crowding, Direct, Evaluator,
+    NoTable, Ready, SearchDraws, Searcher, SetAssoc,
 };
 use drop7::trace::verify;
 use drop7::{Mode, Position, Rules};
@@ -118,6 +118,8 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         record: true,
         death: 1_000_000.0,
         reveal_samples: 2,
+        reveal_by_depth: [0; 8],
+        paired_reveals: false,
     };
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
@@ -144,4 +146,88 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
     s.reveal_samples = spec.reveal_samples;
     let (r, _) = play_game(&mut s, bits::rng::sub_seed(11, 0), 1, 60, false);
     assert_eq!(r, one[0].0);
+}
+
+#[test]
+fn ready_scores_planted_boards() {
+    let only = |ready, latent| Ready {
+        crowding: Crowding { disc: 0.0, solid: 0.0, cracked: 0.0, tall: 0.0, full: 0.0 },
+        ready,
+        latent,
+    };
+    let board = |s: &str| s.parse::<drop7::Board>().unwrap();
+    // A lone 3: two drops on it (1/2) or two drops beside it (1/2): 1 - (1/2)(1/2).
+    let b = board("......./......./......./......./......./......./3......");
+    assert_eq!(only(1.0, 0.0).eval(&b, 1, 5), 0.75);
+    assert_eq!(only(0.0, 1.0).eval(&b, 1, 5), 0.0);
+    // At rest: a 1 under a gray beside a 3. The 1 (column 2 high, row run 2) needs one
+    // disc gone either way: release 1, no addition. The 3 (height 1, run 2) needs two drops
+    // on it (1/2) or one drop in column 3 (1): addition 1, no release.
+    let b = board("......./......./......./......./......./#....../13.....");
+    assert_eq!(only(0.0, 1.0).eval(&b, 1, 5), 1.0);
+    assert_eq!(only(1.0, 0.0).eval(&b, 1, 5), 1.0);
+    // A 2 between gray walls of height 2: its row run is 3 (release 1), and one drop on it
+    // pops it (addition 1); a window of 2 bounded by empty cells does not exist.
+    let b = board("......./......./......./......./......./#.#..../#2#....");
+    assert_eq!(only(1.0, 0.0).eval(&b, 1, 5), 1.0);
+    assert_eq!(only(0.0, 1.0).eval(&b, 1, 5), 1.0);
+    // The reference form agrees on all three.
+    for s in [
+        "......./......./......./......./......./......./3......",
+        "......./......./......./......./......./#....../13.....",
+        "......./......./......./......./......./#.#..../#2#....",
+    ] {
+        let b = board(s);
+        let e = only(3.0, 5.0);
+        assert_eq!(e.eval(&b, 1, 5), e.eval_reference(&b.to_cells(), 1, 5), "{s}");
+    }
+}
+
+#[test]
+fn reveal_schedules_read_from_the_root_down() {
+    assert_eq!(reveal_by_depth(&[8, 2], 4), [0, 2, 2, 2, 8, 0, 0, 0]);
+    assert_eq!(reveal_by_depth(&[8, 2, 2, 8], 4), [0, 8, 2, 2, 8, 0, 0, 0]);
+    assert_eq!(reveal_by_depth(&[3], 2), [0, 3, 3, 0, 0, 0, 0, 0]);
+    assert_eq!(reveal_by_depth(&[], 2), [0, 1, 1, 0, 0, 0, 0, 0]);
+}
+
+#[test]
+fn paired_reveals_average_one_sample_per_outcome_and_tables_stay_exact() {
+    let rules = Rules::new(Mode::Hardcore);
+    let eval = Crowding::default();
+    let mut none = Searcher::new(rules, ChanceModel::Exact, eval, NoTable);
+    let mut direct = Searcher::new(rules, ChanceModel::Exact, eval, Direct::new(10));
+    none.paired_reveals = true;
+    direct.paired_reveals = true;
+    let mut revealing = 0;
+    for p in harvest(12) {
+        // Depth 1: a revealing move is the mean of its 7 reveal samples.
+        let d = none.decide(&p, 1);
+        for c in (0..7).filter(|&c| p.board.can_drop(c)) {
+            let value = |k: u32| {
+                let mut child = p;
+                let mut draws = SearchDraws::sample(&p.board, c, p.next, k);
+                let t = child.drop_and_resolve(&rules, c, &mut draws);
+                let v = if child.over {
+                    t.points as f64 - none.death
+                } else {
+                    t.points as f64 + eval.eval(&child.board, child.level, child.drops_left)
+                };
+                (v, draws.count, child.over)
+            };
+            let (v0, count, over) = value(0);
+            let want = if count == 0 || over {
+                v0
+            } else {
+                revealing += 1;
+                (0..7).map(|k| value(k).0 / 7.0).sum()
+            };
+            let got = d.values[c].unwrap();
+            assert!((got - want).abs() < 1e-6, "{p} column {}: {got} vs {want}", c + 1);
+        }
+        // Depth 3: the table changes no value.
+        assert_eq!(none.decide(&p, 3), direct.decide(&p, 3), "{p}");
+    }
+    assert!(revealing > 0);
+    assert!(direct.stats.hits > 0 && direct.stats.moves < none.stats.moves);
 }

@@ -312,3 +312,189 @@ impl Evaluator for Shape {
         base - self.mismatch * f64::from(dist)
     }
 }
+
+/// `2^(1 - k)` for `k >= 1` (a disc one drop from popping is worth 1, two drops 1/2, ...),
+/// 0 for `k = 0` (no way found). Exact powers of two.
+#[inline]
+fn readiness(k: u32) -> f64 {
+    if k == 0 {
+        0.0
+    } else {
+        f64::from_bits(u64::from(1024 - k.min(1000)) << 52)
+    }
+}
+
+/// `1 - (1 - a)(1 - b)`: ready one way or the other.
+#[inline]
+fn union(a: f64, b: f64) -> f64 {
+    1.0 - (1.0 - a) * (1.0 - b)
+}
+
+/// [`Crowding`] plus how *ready* the board is to fire: every numbered disc is scored by the
+/// fewest drops that would make it pop, and by how much has to go before it can.
+///
+/// For a disc of value `v` at (`c`, `r`) with column height `H` and row run `R`:
+/// - vertical addition: `v > H` needs `v - H` more discs in its column;
+/// - horizontal addition: `v > R` needs a window of `v` columns through the run, bounded by
+///   empty cells of row `r` (or the walls), filled up to row `r`: the cost is the number of
+///   empty cells at or below row `r` in the window (the drops needed), minimised over windows;
+/// - release (latent): `v < H` needs `H - v` discs above it gone, `v < R` needs `R - v` cells
+///   of its row gone.
+///
+/// A cost `k` is worth `2^(1 - k)`; the two ways combine as `1 - (1 - a)(1 - b)`.
+///
+/// `value = crowding(board) + ready * sum_discs union(add_v, add_h)
+///                           + latent * sum_discs union(rel_v, rel_h)`
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ready {
+    /// The crowding part.
+    pub crowding: Crowding,
+    /// Value of one fully ready disc (one drop from popping).
+    pub ready: f64,
+    /// Value of one disc one removal from popping.
+    pub latent: f64,
+}
+
+impl Default for Ready {
+    fn default() -> Self {
+        Ready { crowding: Crowding::default(), ready: 400.0, latent: 0.0 }
+    }
+}
+
+/// The addition and release readiness of a disc of value `v` at (`c`, `r`), from the column
+/// heights (columns are bottom packed, so row `r` of column `k` is occupied iff `h[k] > r`).
+#[inline]
+fn disc_readiness(h: &[u32; SIZE], c: usize, r: u32, v: u32) -> (f64, f64) {
+    let height = h[c];
+    let add_v = if v > height { readiness(v - height) } else { 0.0 };
+    let rel_v = if v < height { readiness(height - v) } else { 0.0 };
+    let mut lo = c;
+    while lo > 0 && h[lo - 1] > r {
+        lo -= 1;
+    }
+    let mut hi = c;
+    while hi + 1 < SIZE && h[hi + 1] > r {
+        hi += 1;
+    }
+    let run = (hi - lo + 1) as u32;
+    let mut add_h = 0.0;
+    let mut rel_h = 0.0;
+    if v > run {
+        let v = v as usize;
+        let mut best = u32::MAX;
+        // Windows [a, a + v - 1] containing [lo, hi] inside the board.
+        let first = (hi + 1).saturating_sub(v);
+        let last = lo.min(SIZE - v);
+        for a in first..=last {
+            let b = a + v - 1;
+            if (a > 0 && h[a - 1] > r) || (b + 1 < SIZE && h[b + 1] > r) {
+                continue;
+            }
+            let cost: u32 = h[a..=b].iter().map(|&x| (r + 1).saturating_sub(x)).sum();
+            best = best.min(cost);
+        }
+        if best != u32::MAX {
+            add_h = readiness(best);
+        }
+    } else if v < run {
+        rel_h = readiness(run - v);
+    }
+    (union(add_v, add_h), union(rel_v, rel_h))
+}
+
+impl Evaluator for Ready {
+    fn name(&self) -> &'static str {
+        "ready"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval(board, level, drops_left);
+        let cols = board.cols();
+        let mut h = [0u32; SIZE];
+        for c in 0..SIZE {
+            h[c] = crate::board::col_height(cols[c]);
+        }
+        let mut ready = 0.0;
+        let mut latent = 0.0;
+        for c in 0..SIZE {
+            let w = cols[c];
+            let mut nums = nonzero_nibbles(w) & !((w >> 3) & ONES);
+            while nums != 0 {
+                let shift = nums.trailing_zeros();
+                nums &= nums - 1;
+                let (add, rel) = disc_readiness(&h, c, shift / 4, (w >> shift) & 0xF);
+                ready += add;
+                latent += rel;
+            }
+        }
+        base + self.ready * ready + self.latent * latent
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval_reference(grid, level, drops_left);
+        let empty_at = |r: usize, c: usize| grid[r][c] == EMPTY;
+        let mut ready = 0.0;
+        let mut latent = 0.0;
+        for c in 0..SIZE {
+            for r in 0..SIZE {
+                let x = grid[r][c];
+                if x == EMPTY || x == SOLID || x == CRACKED {
+                    continue;
+                }
+                let v = usize::from(x);
+                let height = (0..SIZE).take_while(|&q| !empty_at(q, c)).count();
+                // 2^(1 - k) by halving, independently of `readiness`.
+                let worth = |k: usize| (1..k).fold(1.0f64, |x, _| x * 0.5);
+                let mut add_v = 0.0;
+                let mut rel_v = 0.0;
+                if v > height {
+                    add_v = worth(v - height);
+                }
+                if v < height {
+                    rel_v = worth(height - v);
+                }
+                let mut lo = c;
+                while lo > 0 && !empty_at(r, lo - 1) {
+                    lo -= 1;
+                }
+                let mut hi = c;
+                while hi + 1 < SIZE && !empty_at(r, hi + 1) {
+                    hi += 1;
+                }
+                let run = hi - lo + 1;
+                let mut add_h = 0.0;
+                let mut rel_h = 0.0;
+                if v > run {
+                    let mut best: Option<usize> = None;
+                    for a in 0..SIZE {
+                        let b = a + v - 1;
+                        if b >= SIZE || a > lo || b < hi {
+                            continue;
+                        }
+                        if a > 0 && !empty_at(r, a - 1) {
+                            continue;
+                        }
+                        if b + 1 < SIZE && !empty_at(r, b + 1) {
+                            continue;
+                        }
+                        // Drops needed: the empty cells at or below row r in the window.
+                        let mut cost = 0;
+                        for k in a..=b {
+                            cost += (0..=r).filter(|&q| empty_at(q, k)).count();
+                        }
+                        best = Some(best.map_or(cost, |x: usize| x.min(cost)));
+                    }
+                    if let Some(k) = best {
+                        add_h = worth(k);
+                    }
+                } else if v < run {
+                    rel_h = worth(run - v);
+                }
+                ready += 1.0 - (1.0 - add_v) * (1.0 - add_h);
+                latent += 1.0 - (1.0 - rel_v) * (1.0 - rel_h);
+            }
+        }
+        base + self.ready * ready + self.latent * latent
+    }
+}

@@ -25,7 +25,7 @@ use bits::rng::SplitMix64;
 use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
-pub use eval::{Crowding, Evaluator, Options, PointsOnly, Shape};
+pub use eval::{Crowding, Evaluator, Options, PointsOnly, Ready, Shape};
 pub use table::{Direct, Key, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.
@@ -125,6 +125,18 @@ pub struct Searcher<E: Evaluator, T: Table> {
     /// sample is a pure function of the node, so values stay table-safe; more samples remove
     /// the optimism of maximising over one sampled reveal per move.
     pub reveal_samples: u32,
+    /// Reveal samples by remaining depth (index `d` for a move searched `d` deep, 1 = the
+    /// moves right above the leaves); 0 falls back to [`reveal_samples`](Self::reveal_samples).
+    /// Set it with [`set_reveal_schedule`](Self::set_reveal_schedule). Keyed by remaining
+    /// depth, not by distance from the root, so a chance node's value stays a pure function
+    /// of (key, depth) and the table stays exact.
+    pub reveal_by_depth: [u32; 8],
+    /// Pair reveals with the next disc: a move that reveals is replayed once per chance
+    /// outcome `i` with reveal sample `i`, and outcome `i`'s next disc follows replay `i`
+    /// (at the leaves the replays are averaged). Next disc and reveals are independent, so
+    /// this is a stratified sample of their joint distribution: as many reveal samples as
+    /// outcomes at the cost of one. Overrides the reveal samples when set (default off).
+    pub paired_reveals: bool,
     outcomes: [(Disc, f64); 8],
     n_outcomes: usize,
     level_in_key: bool,
@@ -163,10 +175,19 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             death: 1_000_000.0,
             stats: Stats::default(),
             reveal_samples: 1,
+            reveal_by_depth: [0; 8],
+            paired_reveals: false,
             outcomes,
             n_outcomes: n,
             level_in_key: rules.mode != Mode::Hardcore,
         }
+    }
+
+    /// Sets the reveal samples for a search `depth` deep from a list read from the root down:
+    /// `schedule[0]` for the root's moves, `schedule[1]` one level below, ...; the last entry
+    /// also covers every deeper level. An empty list means 1 everywhere.
+    pub fn set_reveal_schedule(&mut self, schedule: &[u32], depth: u32) {
+        self.reveal_by_depth = reveal_by_depth(schedule, depth);
     }
 
     /// The value of every column for `pos` searched `depth >= 1` moves deep.
@@ -191,8 +212,15 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
     #[inline]
     fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
+        if self.paired_reveals {
+            return self.move_value_paired(pos, col, depth);
+        }
         let mut total = 0.0;
-        let samples = self.reveal_samples.max(1);
+        let samples = match self.reveal_by_depth[depth.min(7) as usize] {
+            0 => self.reveal_samples,
+            k => k,
+        }
+        .max(1);
         for k in 0..samples {
             let mut child = *pos;
             let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
@@ -208,6 +236,52 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             total += v;
         }
         total / f64::from(samples)
+    }
+
+    /// [`move_value`](Self::move_value) with reveals paired with the next disc: a move that
+    /// reveals is replayed once per chance outcome `i` with reveal sample `i`, and outcome
+    /// `i`'s next disc follows replay `i` (at the leaves, the replays are just averaged).
+    /// The next disc and the reveals are independent, so this is a stratified sample of
+    /// their joint distribution: as many reveal samples as outcomes, at the cost of one.
+    fn move_value_paired(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
+        let mut child = *pos;
+        let mut draws = SearchDraws::sample(&pos.board, col, pos.next, 0);
+        let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
+        self.stats.moves += 1;
+        let gain = turn.points as f64;
+        if child.over {
+            return gain - self.death;
+        }
+        if draws.count == 0 {
+            return gain + self.chance(&child, depth - 1);
+        }
+        if depth > 1 {
+            self.stats.chance_nodes += 1;
+        }
+        let mut sum = 0.0;
+        for i in 0..self.n_outcomes {
+            let (disc, w) = self.outcomes[i];
+            let (mut child, gain) = if i == 0 {
+                (child, gain)
+            } else {
+                let mut c = *pos;
+                let mut d = SearchDraws::sample(&pos.board, col, pos.next, i as u32);
+                let t = c.drop_and_resolve(&self.rules, col, &mut d);
+                self.stats.moves += 1;
+                (c, t.points as f64)
+            };
+            let v = if child.over {
+                gain - self.death
+            } else if depth == 1 {
+                self.stats.leaves += 1;
+                gain + self.eval.eval(&child.board, child.level, child.drops_left)
+            } else {
+                child.next = disc;
+                gain + self.best_value(&child, depth - 1)
+            };
+            sum += w * v;
+        }
+        sum
     }
 
     fn best_value(&mut self, pos: &Position, depth: u32) -> f64 {
@@ -257,6 +331,17 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         }
         sum
     }
+}
+
+/// Reveal samples by remaining depth (see [`Searcher::reveal_by_depth`]) for a search
+/// `depth` deep from a list read from the root down, the last entry repeating deeper.
+pub fn reveal_by_depth(schedule: &[u32], depth: u32) -> [u32; 8] {
+    let mut out = [0; 8];
+    for d in 1..=depth.min(7) {
+        let i = (depth - d) as usize;
+        out[d as usize] = schedule.get(i).or(schedule.last()).copied().unwrap_or(1).max(1);
+    }
+    out
 }
 
 /// The result of one played game.
@@ -357,6 +442,10 @@ pub struct BatchSpec {
     pub death: f64,
     /// Reveal samples per revealing move ([`Searcher::reveal_samples`]).
     pub reveal_samples: u32,
+    /// Reveal samples by remaining depth ([`Searcher::reveal_by_depth`]; zeros: uniform).
+    pub reveal_by_depth: [u32; 8],
+    /// Reveals paired with the next disc ([`Searcher::paired_reveals`]).
+    pub paired_reveals: bool,
 }
 
 /// Plays a batch of games in parallel on the current rayon pool, shared-nothing: each game
@@ -379,6 +468,8 @@ where
             let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
             s.death = spec.death;
             s.reveal_samples = spec.reveal_samples;
+            s.reveal_by_depth = spec.reveal_by_depth;
+            s.paired_reveals = spec.paired_reveals;
             let out = play_game(
                 &mut s,
                 bits::rng::sub_seed(spec.seed, i),
