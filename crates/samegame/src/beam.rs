@@ -550,33 +550,36 @@ fn search_fixed(
             break;
         }
 
-        // Deduplicate by board: the better objective (= the higher score on the same board),
-        // then the lexicographically smaller move list.
-        stubs.par_sort_unstable_by(|(a, _), (b, _)| {
-            a.hash
-                .cmp(&b.hash)
-                .then(b.obj.cmp(&a.obj))
-                .then(a.parent.cmp(&b.parent))
-                .then(a.gi.cmp(&b.gi))
-        });
-        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(stubs.len());
-        let mut i = 0;
-        while i < stubs.len() {
-            let mut j = i + 1;
-            let mut pick = i;
-            while j < stubs.len() && stubs[j].0.hash == stubs[i].0.hash {
-                let (a, b) = (&stubs[j].0, &stubs[pick].0);
-                if a.obj == b.obj
-                    && ctx.arena.moves_then(beam[a.parent as usize].path, a.mv)
-                        < ctx.arena.moves_then(beam[b.parent as usize].path, b.mv)
-                {
-                    pick = j;
+        // Deduplicate by board (an open-addressing table keyed by the board hash): keep the
+        // better objective (= the higher score on the same board), then the lexicographically
+        // smaller move list. The kept set does not depend on the order of the stubs.
+        let cap = (stubs.len() * 2).next_power_of_two().max(16);
+        let mut table = vec![u32::MAX; cap];
+        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(stubs.len().min(cap));
+        for &(st, k) in &stubs {
+            let mut slot = (st.hash >> 32 ^ st.hash) as usize & (cap - 1);
+            loop {
+                let t = table[slot];
+                if t == u32::MAX {
+                    table[slot] = kept.len() as u32;
+                    kept.push((st, k));
+                    break;
                 }
-                j += 1;
+                let old = &mut kept[t as usize];
+                if old.0.hash == st.hash {
+                    let better = st.obj > old.0.obj
+                        || (st.obj == old.0.obj
+                            && ctx.arena.moves_then(beam[st.parent as usize].path, st.mv)
+                                < ctx.arena.moves_then(beam[old.0.parent as usize].path, old.0.mv));
+                    if better {
+                        *old = (st, k);
+                    }
+                    break;
+                }
+                slot = (slot + 1) & (cap - 1);
             }
-            kept.push(stubs[pick]);
-            i = j;
         }
+        drop(stubs);
         let by_rank =
             |a: &(Stub, u32), b: &(Stub, u32)| b.0.obj.cmp(&a.0.obj).then(a.0.hash.cmp(&b.0.hash));
         if kept.len() > width {

@@ -241,15 +241,15 @@ impl Groups {
                 let top = col.occ.wrapping_add(1);
                 let k = starts.count_ones() as usize;
                 // One bounds check per column: the loop below indexes within `k`.
-                let (m, p) = (&mut mask[n..n + k], &mut parent[n..n + k]);
-                xs[n..n + k].fill(x as u8);
+                let (m, p, xk) = (&mut mask[n..n + k], &mut parent[n..n + k], &mut xs[n..n + k]);
                 let mut rest = starts;
-                for (i, (mi, pi)) in m.iter_mut().zip(p.iter_mut()).enumerate() {
+                for (i, ((mi, pi), xi)) in m.iter_mut().zip(p.iter_mut()).zip(xk).enumerate() {
                     let s = rest & rest.wrapping_neg();
                     rest ^= s;
                     let end = if rest != 0 { rest & rest.wrapping_neg() } else { top };
                     *mi = end.wrapping_sub(s);
                     *pi = (n + i) as u16;
+                    *xi = x as u8;
                 }
                 n += k;
             }
