@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use tetris::bag::{for_each_canonical, opener_queue};
+use tetris::inputs::{self, keys_string, Key};
 use tetris::piece::{parse_queue, queue_string};
 use tetris::solver::{Outcome, PcRequest, Solution, Solver, Step, Weights};
 use tetris::{fumen_io, trace, Board, KickTable, Piece};
@@ -232,6 +233,10 @@ struct StepOut {
     facing: String,
     cells: Vec<[u8; 2]>,
     hold: bool,
+    /// Keys from spawn (`L R D SD CW CCW 180 HD`), after the hold press if `hold`; absent when
+    /// the kick table cannot turn the piece into this facing from spawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keys: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -248,15 +253,17 @@ struct PcReport<'a> {
     millis: f64,
 }
 
-fn steps_out(sol: &Solution, holds: &[bool]) -> Vec<StepOut> {
+fn steps_out(sol: &Solution, holds: &[bool], keys: &[Option<Vec<Key>>]) -> Vec<StepOut> {
     sol.steps
         .iter()
         .zip(holds)
-        .map(|(s, &h)| StepOut {
+        .enumerate()
+        .map(|(i, (s, &h))| StepOut {
             piece: s.piece.to_string(),
             facing: s.facing.to_string(),
             cells: s.cells.iter().map(|&(x, y)| [x, y]).collect(),
             hold: h,
+            keys: keys.get(i).and_then(|k| k.as_deref()).map(keys_string),
         })
         .collect()
 }
@@ -305,7 +312,9 @@ fn pc(a: PcArgs) -> CliResult {
         report.found = true;
         report.verified = true;
         report.height = Some(sol.height);
-        report.steps = steps_out(sol, &holds);
+        let keys = inputs::solution_keys(&req.board, &kicks, &sol.steps)
+            .map_err(|e| CliError::failed(format!("key inputs: {e}")))?;
+        report.steps = steps_out(sol, &holds, &keys);
         report.fumen =
             Some(fumen_io::encode_solution(&req.board, &sol.steps).map_err(CliError::failed)?);
         if let Some(path) = &a.record.record {
@@ -346,12 +355,14 @@ fn pc(a: PcArgs) -> CliResult {
     for (i, s) in report.steps.iter().enumerate() {
         let cells: Vec<String> = s.cells.iter().map(|c| format!("({},{})", c[0], c[1])).collect();
         println!(
-            "{:>2}. {} {} {}{}",
+            "{:>2}. {} {} {}{}  keys: {}{}",
             i + 1,
             s.piece,
             s.facing,
             cells.join(" "),
-            if s.hold { "  [hold]" } else { "" }
+            if s.hold { "  [hold]" } else { "" },
+            if s.hold { "HOLD " } else { "" },
+            s.keys.as_deref().unwrap_or("(none from spawn with this kick table)")
         );
     }
     if let Some(f) = &report.fumen {
@@ -405,6 +416,28 @@ fn replay(file: &Path, json: bool) -> CliResult {
     let sol = Solution { height: rec.height, steps };
     let holds = trace::verify(&req, &kicks, &sol)
         .map_err(|e| CliError::failed(format!("{}: {e}", file.display())))?;
+    // Recorded keys, if any, must take each piece from spawn to its cells.
+    let mut field = req.board;
+    for (i, (s, out)) in sol.steps.iter().zip(&rec.steps).enumerate() {
+        if let Some(text) = &out.keys {
+            let keys: Option<Vec<Key>> = text.split_whitespace().map(Key::from_token).collect();
+            let keys = keys.ok_or_else(|| bad(format!("step {}: bad keys {text:?}", i + 1)))?;
+            let end = inputs::replay(&field, s.piece, &kicks, &keys).map_err(|e| {
+                CliError::failed(format!("{}: step {}: keys: {e}", file.display(), i + 1))
+            })?;
+            if end.map(|(x, y)| (x as u8, y as u8)) != s.cells {
+                return Err(CliError::failed(format!(
+                    "{}: step {}: the keys {text:?} do not end at the recorded cells",
+                    file.display(),
+                    i + 1
+                )));
+            }
+        }
+        for &(x, y) in &s.cells {
+            field.set(usize::from(x), usize::from(y));
+        }
+        field.clear_lines();
+    }
     let mismatch = holds.iter().zip(&rec.steps).position(|(&h, s)| h != s.hold);
     if let Some(i) = mismatch {
         return Err(CliError::failed(format!(

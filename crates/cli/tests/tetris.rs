@@ -39,10 +39,19 @@ fn pc_prints_a_verified_solution_with_fumen_and_replays() {
     assert_eq!(v["height"], 4);
     assert_eq!(v["steps"].as_array().unwrap().len(), 10);
     assert!(v["fumen"].as_str().unwrap().starts_with("v115@"));
+    for s in v["steps"].as_array().unwrap() {
+        assert!(s["keys"].as_str().unwrap().ends_with("HD"), "{s}");
+    }
     let ok = bitarcade(&["tetris", "replay", rec.to_str().unwrap()]);
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    // A tampered record fails with exit 1.
     let text = std::fs::read_to_string(&rec).unwrap();
+    // Recorded keys are replayed too: keys that hit the wall fail with exit 1.
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["steps"][0]["keys"] = serde_json::json!("L L L L L L L HD");
+    std::fs::write(&rec, doc.to_string()).unwrap();
+    let bad = bitarcade(&["tetris", "replay", rec.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1), "{}", String::from_utf8_lossy(&bad.stderr));
+    // A tampered record fails with exit 1.
     let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
     doc["steps"][3]["cells"][0][0] = serde_json::json!(9);
     std::fs::write(&rec, doc.to_string()).unwrap();

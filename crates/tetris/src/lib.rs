@@ -10,6 +10,7 @@
 //! - [`solver`]: the DFS solver with hold, memo, pruning and learned move ordering;
 //! - [`tiling`]: the order-free tiling test the solver prunes with;
 //! - [`trace`]: replay verification of solutions;
+//! - [`inputs`]: the key presses that reach each placement from spawn;
 //! - [`bag`]: the seeded 7-bag generator and canonical queue enumeration;
 //! - [`fumen_io`]: fumen (`v115@...`) in and out.
 //!
@@ -29,6 +30,7 @@
 pub mod bag;
 pub mod board;
 pub mod fumen_io;
+pub mod inputs;
 pub mod kicks;
 pub mod movegen;
 pub mod piece;
