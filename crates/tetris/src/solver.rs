@@ -22,12 +22,19 @@
 //! Pruning never loses a solution: after each placement, the empty cells of the remaining zone
 //! are split at every column boundary that no piece can cross (in every row one side of the
 //! boundary is filled; rows only disappear by clearing, so such a wall stays a wall), and every
-//! part must have an empty area divisible by 4. States that failed are remembered in an
-//! open-addressing table of keys (8 bytes each), so a state is expanded at most once per height.
+//! part must have an empty area divisible by 4, and the pieces left must be able to fix the
+//! column parity. A state with at most [`Solver::DEFAULT_TILE_DEPTH`] pieces to place must also
+//! pass the order-free tiling test ([`crate::tiling`]); the tiling it finds (the *witness*) is
+//! kept per depth, children whose placement is one of its tiles are tried first, and such a
+//! child inherits the witness minus that tile (remapped through any line clear) instead of
+//! running the test again. States that failed are remembered in an open-addressing table of
+//! keys (8 bytes each), so a state is expanded at most once per height.
 //!
 //! Children are tried in the order of a linear score over cheap bitboard features of the field
 //! after the placement ([`Weights`]); the weights shipped in [`Weights::TRAINED`] were fitted by
-//! `bitarcade tetris train`.
+//! `bitarcade tetris train` (the solver keeps separate weights for PCs of up to 4 lines,
+//! [`Weights::TRAINED_4`], currently the same: retraining on 4-line queues only did not carry
+//! over to the benchmark).
 
 use crate::board::{zone_clear, zone_mask, Board, ZONE_ROWS};
 use crate::kicks::KickTable;
