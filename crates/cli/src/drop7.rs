@@ -106,7 +106,8 @@ struct SearchOpts {
     reveal_samples: String,
     /// How a searched move that reveals grays is valued: `paired` (one reveal sample per
     /// chance outcome, each followed by that outcome's next disc: as many samples as
-    /// outcomes at the cost of one) or `sampled` (the --reveal-samples average).
+    /// outcomes at the cost of one; levels given more than one --reveal-samples average
+    /// those instead) or `sampled` (the --reveal-samples average).
     #[arg(long, default_value = "sampled", value_parser = ["paired", "sampled"])]
     reveals: String,
 }

@@ -231,3 +231,24 @@ fn paired_reveals_average_one_sample_per_outcome_and_tables_stay_exact() {
     assert!(revealing > 0);
     assert!(direct.stats.hits > 0 && direct.stats.moves < none.stats.moves);
 }
+
+#[test]
+fn root_samples_over_paired_reveals_stay_table_exact() {
+    let rules = Rules::new(Mode::Hardcore);
+    let mut none = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), NoTable);
+    let mut direct = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), Direct::new(10));
+    let mut paired = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), NoTable);
+    none.paired_reveals = true;
+    none.set_reveal_schedule(&[3, 1], 3);
+    direct.paired_reveals = true;
+    direct.set_reveal_schedule(&[3, 1], 3);
+    paired.paired_reveals = true;
+    let mut differ = 0;
+    for p in harvest(8) {
+        let d = none.decide(&p, 3);
+        assert_eq!(d, direct.decide(&p, 3), "{p}");
+        // Three samples at the root change some root values (the revealing moves).
+        differ += usize::from(d != paired.decide(&p, 3));
+    }
+    assert!(differ > 0);
+}

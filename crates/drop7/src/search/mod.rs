@@ -135,7 +135,8 @@ pub struct Searcher<E: Evaluator, T: Table> {
     /// outcome `i` with reveal sample `i`, and outcome `i`'s next disc follows replay `i`
     /// (at the leaves the replays are averaged). Next disc and reveals are independent, so
     /// this is a stratified sample of their joint distribution: as many reveal samples as
-    /// outcomes at the cost of one. Overrides the reveal samples when set (default off).
+    /// outcomes at the cost of one. Applies where the reveal samples are 1; a level with more
+    /// samples averages them, each followed by a whole chance node (default off).
     pub paired_reveals: bool,
     outcomes: [(Disc, f64); 8],
     n_outcomes: usize,
@@ -212,15 +213,15 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
     #[inline]
     fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
-        if self.paired_reveals {
-            return self.move_value_paired(pos, col, depth);
-        }
-        let mut total = 0.0;
         let samples = match self.reveal_by_depth[depth.min(7) as usize] {
             0 => self.reveal_samples,
             k => k,
         }
         .max(1);
+        if self.paired_reveals && samples == 1 {
+            return self.move_value_paired(pos, col, depth);
+        }
+        let mut total = 0.0;
         for k in 0..samples {
             let mut child = *pos;
             let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
