@@ -182,6 +182,8 @@ struct Row {
     best: usize,
     worst: usize,
     avg_moves: f64,
+    /// Half-width of the 95% confidence interval of `avg_moves` (1.96 standard errors).
+    moves_ci95: f64,
     /// Mean wall time per game in milliseconds (the one column that varies run to run).
     ms_per_game: f64,
 }
@@ -238,6 +240,9 @@ fn tournament(
             ok.push(r.map_err(|e| CliError::failed(format!("{}: {e}", kind.name())))?);
         }
         let n = ok.len() as f64;
+        let mean_moves = ok.iter().map(|(s, _)| s.moves as f64).sum::<f64>() / n;
+        let var = ok.iter().map(|(s, _)| (s.moves as f64 - mean_moves).powi(2)).sum::<f64>()
+            / (n - 1.0).max(1.0);
         rows.push(Row {
             solver: kind.name().to_string(),
             games,
@@ -246,7 +251,8 @@ fn tournament(
             avg_score: ok.iter().map(|(s, _)| s.score as f64).sum::<f64>() / n,
             best: ok.iter().map(|(s, _)| s.score).max().unwrap_or(0),
             worst: ok.iter().map(|(s, _)| s.score).min().unwrap_or(0),
-            avg_moves: ok.iter().map(|(s, _)| s.moves as f64).sum::<f64>() / n,
+            avg_moves: mean_moves,
+            moves_ci95: 1.96 * (var / n).sqrt(),
             ms_per_game: ok.iter().map(|(_, t)| t.as_secs_f64() * 1e3).sum::<f64>() / n,
         });
     }
@@ -267,7 +273,7 @@ fn tournament(
         games, report.size, report.start_len, seed, report.stall_limit
     );
     println!(
-        "{:<10} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5} {:>10} {:>12}",
+        "{:<10} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5} {:>10} {:>9} {:>12}",
         "solver",
         "games",
         "wins",
@@ -276,11 +282,12 @@ fn tournament(
         "best",
         "worst",
         "avg moves",
+        "(95% CI)",
         "ms per game"
     );
     for r in &report.rows {
         println!(
-            "{:<10} {:>7} {:>7} {:>7} {:>9.2} {:>5} {:>5} {:>10.1} {:>12.3}",
+            "{:<10} {:>7} {:>7} {:>7} {:>9.2} {:>5} {:>5} {:>10.1} {:>9} {:>12.3}",
             r.solver,
             r.games,
             r.wins,
@@ -289,6 +296,7 @@ fn tournament(
             r.best,
             r.worst,
             r.avg_moves,
+            format!("±{:.1}", r.moves_ci95),
             r.ms_per_game
         );
     }

@@ -8,6 +8,7 @@
 //! | `lookahead` | the BFS route only if a virtual snake sent along it can still reach its tail; else the longest route to the tail; else the safe move with most room |
 //! | `cycle`     | a Hamiltonian cycle with safe shortcuts (below)                             |
 //! | `repair`    | a Hamiltonian cycle rebuilt around the shortest route to each fruit ([`PlayerKind::Repair`]) |
+//! | `tree`      | a Hamiltonian cycle kept as the contour of a spanning tree of 2 x 2 blocks, re-planned through a searched route each move ([`crate::spanning`]) |
 //!
 //! # The cycle player
 //! A fixed Hamiltonian cycle numbers the cells `0..N`. Measure positions relative to the tail:
@@ -292,13 +293,13 @@ impl Player for Longest {
 }
 
 /// `lookahead`: chuyangliu's greedy solver, reimplemented from its description.
-struct Lookahead {
+pub(crate) struct Lookahead {
     search: Searcher,
     path: Vec<usize>,
 }
 
 impl Lookahead {
-    fn new(size: Size) -> Self {
+    pub(crate) fn new(size: Size) -> Self {
         Lookahead { search: Searcher::new(size), path: Vec::new() }
     }
 

@@ -23,6 +23,17 @@
 //! on the new contour are then exactly the empty cells, in the order the snake will visit them,
 //! so following the contour never hits the body and reaches the fruit after the planned route.
 //!
+//! Each move the player measures the fruit's distance along the current contour; if that is
+//! more than the Manhattan distance it searches (see `Tree::search`, at most 3,000 nodes) for a
+//! consistent route shorter than the contour's way, and if one is found it rebuilds the tree
+//! around it. Then it takes the contour's next cell. The fruit's contour distance never grows
+//! between fruits, so every fruit is reached, and the snake never runs into itself: the game
+//! is won on every board whose sides are both even (elsewhere [`PlayerKind::Tree`] plays
+//! `repair`). A longer start whose body is not on any contour plays `lookahead` moves until
+//! it is.
+//!
+//! [`PlayerKind::Tree`]: crate::PlayerKind::Tree
+//!
 //! Sizes: the block grid has at most 16 x 16 = 256 blocks and 512 edge slots; the per-cell
 //! tables (`inner`, `door`, `edge`) are 3 x `u16` per cell. Moves are restricted to the two a
 //! cell allows (down on even columns, up on odd ones, left on even rows, right on odd ones),
@@ -31,7 +42,7 @@
 use crate::board::{Board, Dir, Size};
 use crate::cells::Cells;
 use crate::game::Game;
-use crate::players::Player;
+use crate::players::{Lookahead, Player};
 
 const NONE: u16 = u16::MAX;
 const UNKNOWN: u8 = 0;
@@ -224,6 +235,7 @@ pub(crate) struct Tree {
     uf: UnionFind,
     queue: Vec<u16>,
     path: Vec<usize>,
+    fallback: Lookahead,
     /// Search state: moves to the goal over allowed moves (`u16::MAX` = unreachable).
     togo: Vec<u16>,
     /// The other way round: the cells whose two moves lead to each cell.
@@ -271,6 +283,7 @@ impl Tree {
             dual: UndoFind::new(blocks.faces()),
             stack: Vec::with_capacity(n + 1),
             on_path: Cells::EMPTY,
+            fallback: Lookahead::new(size),
             nodes: 0,
             size,
             next: blocks.inner.clone(),
@@ -579,7 +592,7 @@ impl Player for Tree {
             }
         }
         if !self.valid {
-            return crate::players::roomiest_move(b);
+            return self.fallback.choose(game);
         }
         let succ = usize::from(self.next[head]);
         self.size.dir_between(head, succ).expect("contour neighbours")
