@@ -8,7 +8,7 @@
 //!  | xy      [(u8, u8); M]  2M B   |  column and row, for the Manhattan estimate
 //!  | parent  [u16; M]       2M B   |  written when a cell is reached (every search)
 //!  | seen    StampSet<u32>  4N B   |  A* visited set: never cleared, one new stamp per search
-//!  | queue   [u16; N]       2N B   |  BFS queue (each cell enters at most once, so no wrap)
+//!  | queue   [u16; M]       2M B   |  BFS queue (each cell enters at most once, so no wrap)
 //!  | now     [u16; 2M]      4M B   |  A* open stack: the cells of the least f
 //!  | done    [u16; M]       2M B   |  A* cells expanded at this f (their moves away wait)
 //!  | waiting [u16; M]       2M B   |  A* cells expanded at f - 2 (moves away not yet made)
@@ -131,7 +131,7 @@ impl<S: Stamp> Searcher<S> {
             xy,
             parent: vec![NONE; MAX_CELLS].into_boxed_slice(),
             g: vec![0; MAX_CELLS].into_boxed_slice(),
-            queue: vec![0; n].into_boxed_slice(),
+            queue: vec![0; MAX_CELLS].into_boxed_slice(),
             now: vec![0; OPEN_MASK + 1].into_boxed_slice(),
             done: vec![0; MAX_CELLS].into_boxed_slice(),
             waiting: vec![0; MAX_CELLS].into_boxed_slice(),
@@ -167,10 +167,15 @@ impl<S: Stamp> Searcher<S> {
     }
 
     fn route_to(&self, from: usize, to: usize) -> Route {
+        let parent: &[u16; MAX_CELLS] = (&*self.parent).try_into().expect("MAX_CELLS long");
         let mut len = 1;
-        let mut c = to;
-        while usize::from(self.parent[c & MASK]) != from {
-            c = usize::from(self.parent[c & MASK]);
+        let mut c = to & MASK;
+        loop {
+            let p = usize::from(parent[c]) & MASK;
+            if p == from {
+                break;
+            }
+            c = p;
             len += 1;
         }
         let k = self.nbr[from & MASK].iter().position(|&n| usize::from(n) == c);
@@ -196,29 +201,39 @@ impl<S: Stamp> Searcher<S> {
         if from == to {
             return None;
         }
+        // Fixed-size arrays and masked indices, as in `astar`: no bounds checks.
+        let nbr: &[[u16; 4]; MAX_CELLS] = (&*self.nbr).try_into().expect("MAX_CELLS long");
+        let parent: &mut [u16; MAX_CELLS] = (&mut *self.parent).try_into().expect("MAX_CELLS long");
+        let queue: &mut [u16; MAX_CELLS] = (&mut *self.queue).try_into().expect("MAX_CELLS long");
         let mut visited = *blocked;
         visited.remove(to);
         visited.insert(from);
-        self.queue[0] = from as u16;
+        queue[0] = from as u16;
         let (mut qh, mut qt) = (0, 1);
-        while qh < qt {
-            let c = usize::from(self.queue[qh]);
+        let mut expanded = 0;
+        let found = 'search: loop {
+            if qh >= qt {
+                break false;
+            }
+            let c = usize::from(queue[qh & MASK]) & MASK;
             qh += 1;
-            self.expanded += 1;
-            for &n in &self.nbr[c & MASK] {
-                if n == NONE || visited.contains(usize::from(n)) {
+            expanded += 1;
+            for &n in &nbr[c] {
+                let nu = usize::from(n) & MASK;
+                if n == NONE || visited.contains(nu) {
                     continue;
                 }
-                visited.insert(usize::from(n));
-                self.parent[usize::from(n) & MASK] = c as u16;
-                if usize::from(n) == to {
-                    return Some(self.route_to(from, to));
+                visited.insert(nu);
+                parent[nu] = c as u16;
+                if nu == to {
+                    break 'search true;
                 }
-                self.queue[qt] = n;
+                queue[qt & MASK] = n;
                 qt += 1;
             }
-        }
-        None
+        };
+        self.expanded += expanded;
+        found.then(|| self.route_to(from, to))
     }
 
     /// A* from `from` to `to` avoiding `blocked` (the goal may be blocked), with the Manhattan
@@ -230,12 +245,16 @@ impl<S: Stamp> Searcher<S> {
         }
         // Plain local slices: the compiler keeps them in registers (through `self` it would
         // reload every buffer's address after each store, not knowing they never overlap).
-        let nbr = &*self.nbr;
-        let xy = &*self.xy;
-        let parent = &mut *self.parent;
+        // As fixed-size arrays, so that indices masked below their length need no bounds
+        // checks (every per-cell buffer is MAX_CELLS long, the open stack twice that).
+        let nbr: &[[u16; 4]; MAX_CELLS] = (&*self.nbr).try_into().expect("MAX_CELLS long");
+        let xy: &[(u8, u8); MAX_CELLS] = (&*self.xy).try_into().expect("MAX_CELLS long");
+        let parent: &mut [u16; MAX_CELLS] = (&mut *self.parent).try_into().expect("MAX_CELLS long");
         let seen = &mut self.seen;
-        let now = &mut *self.now;
-        let (mut done, mut waiting) = (&mut *self.done, &mut *self.waiting);
+        let now: &mut [u16; OPEN_MASK + 1] = (&mut *self.now).try_into().expect("2 MAX_CELLS");
+        let mut done: &mut [u16; MAX_CELLS] = (&mut *self.done).try_into().expect("MAX_CELLS long");
+        let mut waiting: &mut [u16; MAX_CELLS] =
+            (&mut *self.waiting).try_into().expect("MAX_CELLS long");
         let (tx, ty) = xy[to & MASK];
         seen.begin();
         seen.insert(from);
@@ -260,17 +279,23 @@ impl<S: Stamp> Searcher<S> {
                 n_waiting -= 1;
                 let c = usize::from(waiting[n_waiting & MASK]) & MASK;
                 let (cx, cy) = xy[c];
-                let away = [cy <= ty, cx >= tx, cy >= ty, cx <= tx];
-                for (k, &n) in nbr[c].iter().enumerate() {
-                    let nu = usize::from(n) & MASK;
-                    // The goal is never a move away (its h is 0); a missing neighbour is NONE.
-                    if !away[k] || n == NONE || blocked.contains(nu) || !seen.insert(nu) {
-                        continue;
-                    }
-                    parent[nu] = c as u16;
-                    now[n_now & OPEN_MASK] = n;
-                    n_now += 1;
+                let [up, right, down, left] = nbr[c];
+                // The goal is never a move away (its h is 0); a missing neighbour is NONE.
+                macro_rules! away {
+                    ($away:expr, $n:expr) => {
+                        let n = $n;
+                        let nu = usize::from(n) & MASK;
+                        if $away && n != NONE && !blocked.contains(nu) && seen.insert(nu) {
+                            parent[nu] = c as u16;
+                            now[n_now & OPEN_MASK] = n;
+                            n_now += 1;
+                        }
+                    };
                 }
+                away!(cy <= ty, up);
+                away!(cx >= tx, right);
+                away!(cy >= ty, down);
+                away!(cx <= tx, left);
                 continue;
             }
             n_now -= 1;
@@ -292,27 +317,25 @@ impl<S: Stamp> Searcher<S> {
             } else {
                 NONE
             };
-            let mut hit = false;
-            for n in [vertical, horizontal] {
-                if n == NONE {
-                    continue;
-                }
-                let nu = usize::from(n) & MASK;
-                if nu == to {
-                    parent[nu] = c as u16;
-                    hit = true;
-                    break;
-                }
-                if blocked.contains(nu) || !seen.insert(nu) {
-                    continue;
-                }
-                parent[nu] = c as u16;
-                now[n_now & OPEN_MASK] = n;
-                n_now += 1;
+            macro_rules! toward {
+                ($n:expr) => {
+                    let n = $n;
+                    let nu = usize::from(n) & MASK;
+                    if n != NONE {
+                        if nu == to {
+                            parent[nu] = c as u16;
+                            break true;
+                        }
+                        if !blocked.contains(nu) && seen.insert(nu) {
+                            parent[nu] = c as u16;
+                            now[n_now & OPEN_MASK] = n;
+                            n_now += 1;
+                        }
+                    }
+                };
             }
-            if hit {
-                break true;
-            }
+            toward!(vertical);
+            toward!(horizontal);
             // Its moves away wait until the least f is used up.
             done[n_done & MASK] = c as u16;
             n_done += 1;
