@@ -16,6 +16,15 @@
 //! from the game's stream. A chance node's value is therefore a pure function of its board,
 //! level, drops left and remaining depth — the [`table`] key — so the table can only save
 //! work, never change a value.
+//!
+//! # Reveals
+//! One sampled reveal per move makes the maximum over moves optimistic (a lucky sample wins).
+//! Two remedies, both pure functions of the node: average several samples per revealing move
+//! ([`Searcher::reveal_samples`], or per level with [`Searcher::set_reveal_schedule`]), or
+//! pair them with the next disc ([`Searcher::paired_reveals`]): replay `i` of a revealing
+//! move uses reveal sample `i` and is followed by chance outcome `i` only, as many reveal
+//! samples as outcomes for the price of one. Levels given several samples average those,
+//! each followed by a whole chance node, and pair below.
 
 pub mod eval;
 pub mod table;
