@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use drop7::engine::{ListDraws, RandomDraws, Recording};
+use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable, Options,
@@ -1037,6 +1037,39 @@ fn thread_cpu_ns() -> Option<u64> {
 }
 
 /// Wall seconds and, when available, CPU seconds of `f`.
+/// Every board of `games` random-policy games, at rest and with the next disc dropped (the
+/// boards the popper search sees first).
+fn popper_boards(rules: &Rules, seed: u64, games: u64) -> Vec<[u32; 7]> {
+    let mut out = Vec::new();
+    for i in 0..games {
+        let s = bits::rng::sub_seed(seed, i);
+        let mut draws = RandomDraws::new(rules, s);
+        let mut pos = Position::new_game(rules, &mut draws);
+        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
+        while !pos.over {
+            let open = pos.board.open_columns();
+            let k = policy.below(u64::from(open.count_ones())) as u32;
+            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
+            let mut dropped = pos.board;
+            dropped.drop_code(col, pos.next.code());
+            out.push(*pos.board.cols());
+            out.push(*dropped.cols());
+            pos.play_unchecked(rules, col, &mut draws);
+        }
+    }
+    out
+}
+
+/// Sums every popper word over `boards` (so nothing is optimised away).
+fn popper_pass(boards: &[[u32; 7]], f: fn(&[u32; 7]) -> [u32; 7]) -> u64 {
+    let mut acc = 0u64;
+    for b in boards {
+        let p = f(std::hint::black_box(b));
+        acc = acc.wrapping_add(p.iter().map(|&w| u64::from(w)).sum::<u64>());
+    }
+    acc
+}
+
 fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, Option<f64>) {
     let c0 = thread_cpu_ns();
     let t = Instant::now();
@@ -1123,6 +1156,14 @@ struct EngineBench {
     reference_moves_per_cpu_second: Option<f64>,
     /// Reference time / fast time (CPU time when available), median over runs.
     ratio_median: f64,
+    /// Boards the two popper searches were timed on.
+    popper_boards: usize,
+    /// ns per call of the SWAR prefix scan (`engine::poppers`), median over runs.
+    popper_swar_ns: f64,
+    /// ns per call of the run-length table (`engine::poppers_table`), median over runs.
+    popper_table_ns: f64,
+    /// table time / SWAR time, median of the per-run ratios.
+    popper_table_over_swar: f64,
 }
 
 #[derive(Serialize)]
@@ -1178,7 +1219,27 @@ fn bench(a: BenchArgs) -> CliResult {
             ratios.push(tr / tf);
         }
     }
+    // The two popper searches on the same boards, alternately, 20 passes per run.
+    let boards = popper_boards(&rules, a.seed.seed, a.games.min(2_000));
+    let (mut swar_ns, mut table_ns, mut pop_ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..a.runs {
+        let calls = (20 * boards.len()) as f64;
+        let (x, tw, cw) = timed(|| (0..20).map(|_| popper_pass(&boards, poppers)).sum::<u64>());
+        let (y, tt, ct) =
+            timed(|| (0..20).map(|_| popper_pass(&boards, poppers_table)).sum::<u64>());
+        if x != y {
+            return Err(CliError::failed("the two popper searches disagree"));
+        }
+        let (sw, st) = (cw.unwrap_or(tw), ct.unwrap_or(tt));
+        swar_ns.push(sw * 1e9 / calls);
+        table_ns.push(st * 1e9 / calls);
+        pop_ratio.push(st / sw);
+    }
     let engine = EngineBench {
+        popper_boards: boards.len(),
+        popper_swar_ns: median(&mut swar_ns),
+        popper_table_ns: median(&mut table_ns),
+        popper_table_over_swar: median(&mut pop_ratio),
         games: a.games,
         moves_fast: mf,
         moves_reference: mr,
@@ -1261,6 +1322,13 @@ fn bench(a: BenchArgs) -> CliResult {
             );
         }
         println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
+        println!(
+            "poppers on {} boards (CPU time, medians): SWAR scan {:.2} ns, run-length table {:.2} ns, table/SWAR {:.2}",
+            engine.popper_boards,
+            engine.popper_swar_ns,
+            engine.popper_table_ns,
+            engine.popper_table_over_swar
+        );
         println!(
             "decisions on {} harvested positions (all 7 values at chance nodes, eval {}):",
             positions.len(),

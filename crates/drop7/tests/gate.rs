@@ -54,3 +54,41 @@ fn ready_evaluator_identical_to_its_reference_form() {
     }
     assert!(turns > 20_000, "only {turns} turns");
 }
+
+#[test]
+fn run_length_table_poppers_equal_the_swar_scan() {
+    use drop7::engine::{poppers, poppers_table};
+    // Every board of 300 random-policy games, before and after each drop (boards that pop).
+    let rules = Rules::new(Mode::Hardcore);
+    let mut rng = bits::rng::Rng::new(0x7AB);
+    let mut checked = 0;
+    for i in 0..300 {
+        let mut draws = drop7::engine::RandomDraws::new(&rules, sub_seed(0x7AB, i));
+        let mut pos = drop7::Position::new_game(&rules, &mut draws);
+        while !pos.over {
+            let open: Vec<usize> = (0..7).filter(|&c| pos.board.can_drop(c)).collect();
+            let col = open[(rng.next_u64() % open.len() as u64) as usize];
+            let mut dropped = pos.board;
+            dropped.drop_code(col, pos.next.code());
+            for b in [pos.board, dropped] {
+                assert_eq!(poppers_table(b.cols()), poppers(b.cols()), "{b}");
+                checked += 1;
+            }
+            pos.play(&rules, col, &mut draws).unwrap();
+        }
+    }
+    // And 20,000 arbitrary bottom-packed boards (any heights, any cells).
+    for _ in 0..20_000 {
+        let mut cells = [[0u8; 7]; 7];
+        for c in 0..7 {
+            let h = (rng.next_u64() % 8) as usize;
+            for row in cells.iter_mut().take(h) {
+                row[c] = 1 + (rng.next_u64() % 9) as u8;
+            }
+        }
+        let b = drop7::Board::from_cells(&cells).unwrap();
+        assert_eq!(poppers_table(b.cols()), poppers(b.cols()), "{b}");
+        checked += 1;
+    }
+    assert!(checked > 30_000, "{checked}");
+}
