@@ -89,3 +89,34 @@ fn sequence_mode_plays_the_stream_and_rejects_bad_streams() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1, column 4"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn paired_reveals_with_root_samples_play_and_bad_lists_exit_2() {
+    let args = [
+        "drop7",
+        "play",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--reveals",
+        "paired",
+        "--reveal-samples",
+        "3,1",
+        "--eval",
+        "ready",
+        "--json",
+    ];
+    let one = json(&bitarcade(&[&args[..], &["-j", "1"]].concat()));
+    let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
+    assert_eq!(one["results"], two["results"]);
+    assert_eq!(one["reveals"], "paired");
+    for bad in ["0", "2,x", ""] {
+        let out = bitarcade(&["drop7", "play", "--depth", "1", "--reveal-samples", bad]);
+        assert_eq!(out.status.code(), Some(2), "--reveal-samples {bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--reveal-samples"), "{err}");
+    }
+}
