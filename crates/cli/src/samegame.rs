@@ -55,6 +55,7 @@ enum Verb {
         bitarcade samegame solve board.txt --width 10000 --json\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --width 2000\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nested --level 2\n  \
+        bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search beam-nested -w 60\n  \
         bitarcade samegame gen --width 30 --height 20 --colors 3 | bitarcade samegame solve - --goal clear --width 5000\n  \
         bitarcade samegame solve grid.bgf --record game.json && bitarcade samegame replay game.json")]
     Solve(SolveArgs),
@@ -132,6 +133,9 @@ enum SearchArg {
     Beam,
     /// Nested Monte-Carlo search with tabu-colour playouts (--level; score goal only).
     Nested,
+    /// The beam first, then a nested search that starts from the beam's answer as its best
+    /// sequence (never worse than the beam; score goal only).
+    BeamNested,
 }
 
 #[derive(Args, Debug)]
@@ -345,9 +349,11 @@ fn solve(a: SolveArgs) -> CliResult {
     if a.restarts == 0 || a.restarts > 10_000 {
         return Err(CliError::input("--restarts must be 1 to 10000"));
     }
-    if a.search == SearchArg::Nested {
+    if a.search != SearchArg::Beam {
         if goal != Goal::Score {
-            return Err(CliError::input("--search nested: only --goal score is supported"));
+            return Err(CliError::input(
+                "--search nested and beam-nested: only --goal score is supported",
+            ));
         }
         if a.level > 4 {
             return Err(CliError::input(format!(
@@ -364,6 +370,7 @@ fn solve(a: SolveArgs) -> CliResult {
         width,
         eval: match (a.search, goal) {
             (SearchArg::Nested, _) => format!("nested level {}", a.level),
+            (SearchArg::BeamNested, _) => format!("{eval:?}, then nested level {}", a.level),
             (_, Goal::Clear) => "clear-penalty".into(),
             _ => format!("{eval:?}"),
         },
@@ -406,7 +413,7 @@ fn solve(a: SolveArgs) -> CliResult {
                     ));
                 });
             }
-            beam::search(board, &cfg, None, |p| {
+            let beam_out = beam::search(board, &cfg, None, |p| {
                 layer_bar.set_message(format!(
                     "board {}: layer {}, beam {}, best {}, fewest tiles {}, {} nodes",
                     first_index + i,
@@ -416,7 +423,22 @@ fn solve(a: SolveArgs) -> CliResult {
                     p.fewest_tiles,
                     p.nodes
                 ));
-            })
+            });
+            if a.search != SearchArg::BeamNested {
+                return beam_out;
+            }
+            let ncfg = nested::Config { level: a.level, rules, seed };
+            let mut out = nested::search_from(board, &ncfg, Some(&beam_out), |p| {
+                layer_bar.set_message(format!(
+                    "board {}: beam {}, then nested: {} moves played, best {}",
+                    first_index + i,
+                    beam_out.score,
+                    p.moves,
+                    p.best
+                ));
+            });
+            out.nodes += beam_out.nodes;
+            out
         };
         let out = a.threads.install(|| {
             let mut best = run_one(a.seed);

@@ -79,6 +79,9 @@ fn nested_search_and_restarts() {
         v["boards"][0]["score"].as_i64().unwrap()
     };
     let nested = solve(&["--search", "nested", "--level", "1", "--threads", "2"]);
+    let beam = solve(&["--width", "4"]);
+    let both = solve(&["--search", "beam-nested", "--width", "4", "--level", "1"]);
+    assert!(both >= beam, "beam-nested {both} < beam {beam}");
     assert_eq!(nested, solve(&["--search", "nested", "--level", "1", "--threads", "1"]));
     let seeds: Vec<i64> =
         (1..=3).map(|s| solve(&["--width", "4", "--seed", &s.to_string()])).collect();

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::beam::{playout, Outcome};
 use crate::board::Board;
-use crate::groups::Groups;
+use crate::groups::{group_at, Groups};
 use crate::rules::Rules;
 use crate::trace::Move;
 
@@ -59,11 +59,13 @@ fn playout_seed(cfg: &Config, board: &Board, level: u32) -> u64 {
 }
 
 /// The result of a level-`level` search from `board` (points relative to `board`).
+#[allow(clippy::too_many_arguments)]
 fn nested(
     cfg: &Config,
     board: &Board,
     level: u32,
     top: bool,
+    start: Option<Seq>,
     groups: &mut Groups,
     playouts: &mut u64,
     progress: &mut dyn FnMut(&Progress),
@@ -74,10 +76,14 @@ fn nested(
         let (score, _, tiles_left) =
             playout(board, rules, playout_seed(cfg, board, 0), groups, Some(&mut moves));
         *playouts += 1;
-        return Seq { score, moves, tiles_left };
+        let seq = Seq { score, moves, tiles_left };
+        return match start {
+            Some(s) if s.score >= seq.score => s,
+            _ => seq,
+        };
     }
     let mut b = board.clone();
-    let mut best: Option<Seq> = None;
+    let mut best: Option<Seq> = start;
     let mut played: Vec<Move> = Vec::new();
     let mut points = 0i64;
     loop {
@@ -105,7 +111,7 @@ fn nested(
             let rest = if board.is_clear() {
                 Seq { score: 0, moves: Vec::new(), tiles_left: 0 }
             } else {
-                nested(cfg, board, level - 1, false, groups, &mut n, &mut |_| {})
+                nested(cfg, board, level - 1, false, None, groups, &mut n, &mut |_| {})
             };
             (gain + rest.score, mv, rest, n)
         };
@@ -143,12 +149,50 @@ fn nested(
     best.unwrap_or(Seq { score: 0, moves: Vec::new(), tiles_left: b.tiles() })
 }
 
+/// `moves` replayed from `board` with every move renamed to its group's representative tile,
+/// with the score they make; `None` if a move is illegal or the game does not end.
+fn canonical(board: &Board, rules: &Rules, moves: &[Move], groups: &mut Groups) -> Option<Seq> {
+    let mut b = board.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    let mut score = 0;
+    for &(x, y) in moves {
+        let (color, cells) = group_at(&b, usize::from(x), usize::from(y))?;
+        let list = groups.find(&b, rules.min_group);
+        let g =
+            *list.iter().find(|g| g.color == color && cells[usize::from(g.x)] >> g.y & 1 == 1)?;
+        groups.remove(&mut b, &g);
+        score += rules.points(g.size);
+        out.push((g.x, g.y));
+    }
+    if b.is_clear() {
+        score += rules.clear_bonus;
+    }
+    if !groups.find(&b, rules.min_group).is_empty() {
+        return None;
+    }
+    Some(Seq { score, moves: out, tiles_left: b.tiles() })
+}
+
 /// Runs a nested Monte-Carlo search of level `cfg.level` from `board`; `progress` is called
 /// after every move of the top level.
-pub fn search(board: &Board, cfg: &Config, mut progress: impl FnMut(&Progress)) -> Outcome {
+pub fn search(board: &Board, cfg: &Config, progress: impl FnMut(&Progress)) -> Outcome {
+    search_from(board, cfg, None, progress)
+}
+
+/// Like [`search`], but the top level starts with `known` (an answer found by any other search,
+/// e.g. the beam) as its best sequence: the search follows it until a level below finds
+/// something better, so the result is never worse than `known`. `known` is replayed first (any
+/// tile of each group may name the move); if it is illegal or not a finished game it is ignored.
+pub fn search_from(
+    board: &Board,
+    cfg: &Config,
+    known: Option<&Outcome>,
+    mut progress: impl FnMut(&Progress),
+) -> Outcome {
     let mut groups = Groups::new();
     let mut playouts = 0;
-    let seq = nested(cfg, board, cfg.level, true, &mut groups, &mut playouts, &mut progress);
+    let start = known.and_then(|k| canonical(board, &cfg.rules, &k.moves, &mut groups));
+    let seq = nested(cfg, board, cfg.level, true, start, &mut groups, &mut playouts, &mut progress);
     Outcome {
         cleared: seq.tiles_left == 0,
         tiles_left: seq.tiles_left,

@@ -96,3 +96,53 @@ fn better_than_is_a_total_order_on_answers() {
     assert!(b.better_than(&d) && !d.better_than(&b), "then the smaller move list");
     assert!(!a.better_than(&a), "strict");
 }
+
+#[test]
+fn starting_from_a_known_answer_is_never_worse() {
+    use samegame::beam::{self, Eval, Goal};
+    use samegame::nested::search_from;
+    let mut rng = Rng::new(23);
+    for i in 0..8 {
+        let b = Board::random(7 + i % 3, 7, 3 + i % 2, rng.next_u64());
+        let mut bcfg = beam::Config::new(Goal::Score, 8);
+        bcfg.eval = Eval::Rollout { playouts: 2 };
+        let known = beam::search(&b, &bcfg, None, |_| {});
+        for level in 0..=1 {
+            let cfg = Config { level, rules: Rules::default(), seed: 5 };
+            let out = search_from(&b, &cfg, Some(&known), |_| {});
+            checked(&b, &cfg.rules, &out);
+            assert!(
+                out.score >= known.score,
+                "level {level}: {} < {}\n{b}",
+                out.score,
+                known.score
+            );
+        }
+    }
+}
+
+#[test]
+fn a_known_answer_may_name_any_tile_and_bad_ones_are_ignored() {
+    use samegame::nested::search_from;
+    // "1 1 / 2 2": the 1s on top. Clicking the top-right 1 (x 1, y 1) is the same move as its
+    // representative (0, 1).
+    let b: Board = "11\n22\n".parse().unwrap();
+    let cfg = Config { level: 0, rules: Rules::default(), seed: 1 };
+    let known = Outcome {
+        moves: vec![(1, 1), (1, 0)],
+        score: 1000,
+        cleared: true,
+        tiles_left: 0,
+        nodes: 0,
+        layers: 0,
+        aborted: false,
+    };
+    let out = search_from(&b, &cfg, Some(&known), |_| {});
+    checked(&b, &cfg.rules, &out);
+    assert_eq!(out.score, 1000);
+    // An illegal known answer (a click on an empty cell) is ignored, not trusted.
+    let bad = Outcome { moves: vec![(5, 5)], score: 1_000_000, ..known };
+    let out = search_from(&b, &cfg, Some(&bad), |_| {});
+    checked(&b, &cfg.rules, &out);
+    assert_eq!(out.score, 1000);
+}
