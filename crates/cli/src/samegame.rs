@@ -79,11 +79,16 @@ enum Verb {
     #[command(after_help = "Examples:\n  \
         bitarcade samegame bench --quick\n  \
         bitarcade samegame bench --suite engine --suite game --rounds 7\n  \
-        bitarcade samegame bench --suite clear --json")]
+        bitarcade samegame bench --suite clear --json\n  \
+        bitarcade samegame bench --suite standard --set ../shared/data/samegame-standard-set.txt")]
     Bench {
-        /// Suites to run: engine, game, passes, threads, clear, prove, all.
+        /// Suites to run: engine, game, passes, threads, clear, prove, all; and standard (the
+        /// 20-board standard set through the default solver; minutes; not part of all).
         #[arg(long, default_values_t = vec!["all".to_string()])]
         suite: Vec<String>,
+        /// The standard-set file for --suite standard.
+        #[arg(long, default_value = "../shared/data/samegame-standard-set.txt")]
+        set: PathBuf,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 5)]
         rounds: usize,
@@ -210,8 +215,8 @@ pub fn run(args: SameGameArgs) -> CliResult {
         Verb::Solve(a) => solve(a),
         Verb::Show { record } => show(&record),
         Verb::Replay { record, json } => replay(&record, json.json),
-        Verb::Bench { suite, rounds, quick, json } => {
-            crate::samegame_bench::bench(&suite, rounds.clamp(1, 101), quick, json.json)
+        Verb::Bench { suite, rounds, quick, set, json } => {
+            crate::samegame_bench::bench(&suite, rounds.clamp(1, 101), quick, &set, json.json)
         }
         Verb::Prove { file, no_refutations, max_nodes, json } => {
             crate::samegame_prove::prove(&file, !no_refutations, max_nodes, json.json)

@@ -49,6 +49,7 @@ struct Report {
     threads: Vec<ThreadRow>,
     clear: Vec<ClearRow>,
     prover: Vec<ProveRow>,
+    standard: Vec<StandardRow>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +81,28 @@ struct ClearRow {
     cleared: usize,
     median_s: f64,
     max_s: f64,
+}
+
+#[derive(Serialize)]
+struct StandardRow {
+    search: String,
+    boards: usize,
+    total: i64,
+    cleared: usize,
+    wall_s: f64,
+    /// Process CPU seconds (user + system, from /proc/self/stat), when the OS gives them.
+    cpu_s: Option<f64>,
+}
+
+/// This process's CPU time (user + system) in seconds, from `/proc/self/stat` (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 #[derive(Serialize)]
@@ -188,9 +211,16 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, f64) {
     (r, t.elapsed().as_secs_f64() * 1000.0)
 }
 
-/// Runs the benchmark suites named in `suites` (engine, game, passes, threads, clear, prove).
-pub fn bench(suites: &[String], rounds: usize, quick: bool, json: bool) -> CliResult {
-    let known = ["engine", "game", "passes", "threads", "clear", "prove", "all"];
+/// Runs the benchmark suites named in `suites` (engine, game, passes, threads, clear, prove,
+/// and standard, which reads the standard set from `set`).
+pub fn bench(
+    suites: &[String],
+    rounds: usize,
+    quick: bool,
+    set: &std::path::Path,
+    json: bool,
+) -> CliResult {
+    let known = ["engine", "game", "passes", "threads", "clear", "prove", "standard", "all"];
     for s in suites {
         if !known.contains(&s.as_str()) {
             return Err(CliError::input(format!("--suite {s:?}: use one of {}", known.join(", "))));
@@ -206,6 +236,7 @@ pub fn bench(suites: &[String], rounds: usize, quick: bool, json: bool) -> CliRe
         threads: vec![],
         clear: vec![],
         prover: vec![],
+        standard: vec![],
     };
     let say = |line: String| {
         if !json {
@@ -429,6 +460,47 @@ pub fn bench(suites: &[String], rounds: usize, quick: bool, json: bool) -> CliRe
             ));
             report.prover.push(row);
         }
+    }
+    if suites.iter().any(|x| x == "standard") {
+        if !set.exists() {
+            return Err(CliError::input(format!(
+                "--suite standard needs the standard set: {} not found (give it with --set FILE)",
+                set.display()
+            )));
+        }
+        let boards = crate::samegame::load_boards(set)?;
+        // The default solver: the beam with the playout objective, width 30, 4 playouts.
+        let mut cfg = Config::new(Goal::Score, if quick { 10 } else { 30 });
+        cfg.eval = Eval::Rollout { playouts: 4 };
+        cfg.seed = 1;
+        let search = format!("beam width {}, 4 playouts, seed 1, all threads", cfg.width);
+        say(format!("\nstandard set ({} boards): {search}", boards.len()));
+        let cpu0 = cpu_seconds();
+        let t = Instant::now();
+        let (mut total, mut cleared) = (0, 0);
+        for (b, _) in &boards {
+            let out = beam::search(b, &cfg, None, |_| {});
+            let v = samegame::trace::verify(b, &out.moves, &rules).map_err(|(k, e)| {
+                CliError::failed(format!("internal error: move {} is illegal: {e}", k + 1))
+            })?;
+            total += v.score;
+            cleared += usize::from(v.cleared);
+        }
+        let wall_s = t.elapsed().as_secs_f64();
+        let cpu_s = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
+        say(format!(
+            "total {total}, {cleared}/{} cleared, {wall_s:.1} s wall, {} CPU",
+            boards.len(),
+            cpu_s.map_or("unknown".to_string(), |c| format!("{c:.1} s"))
+        ));
+        report.standard.push(StandardRow {
+            search,
+            boards: boards.len(),
+            total,
+            cleared,
+            wall_s,
+            cpu_s,
+        });
     }
     if json {
         print_json(&report)?;

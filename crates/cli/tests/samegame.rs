@@ -106,6 +106,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "--search nested",
         ),
         (vec!["samegame", "solve", "--restarts", "0"], None, "--restarts"),
+        (vec!["samegame", "bench", "--suite", "standard", "--set", "/nonexistent"], None, "--set"),
     ] {
         let out = run(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
