@@ -63,8 +63,8 @@ pub struct Groups {
     size: Vec<u32>,
     /// Next run of the same group (linked lists, [`find`](Self::find) only).
     next: Vec<u16>,
-    /// Last run of the group whose root is `r` (while building the lists).
-    tail: Vec<u16>,
+    /// First run of the group whose root is `r` (while building the lists).
+    head: Vec<u16>,
     /// Rightmost column of the group whose root is `r`.
     x_hi: Vec<u8>,
     runs: usize,
@@ -137,7 +137,7 @@ impl Groups {
             parent: Vec::new(),
             size: Vec::new(),
             next: Vec::new(),
-            tail: Vec::new(),
+            head: Vec::new(),
             x_hi: Vec::new(),
             runs: 0,
             groups: Vec::new(),
@@ -165,19 +165,18 @@ impl Groups {
             let parent = &self.parent[..n];
             let x_hi = &mut self.x_hi[..n];
             let next = &mut self.next[..n];
-            let tail = &mut self.tail[..n];
-            for r in 0..n {
+            let head = &mut self.head[..n];
+            head.fill(NONE);
+            x_hi.fill(0);
+            // Backwards with head insertion: each list comes out in run order and starts at
+            // its root (the smallest index, inserted last). No data-dependent branch: which
+            // runs are roots is unpredictable, and a mispredicted branch per run costs more
+            // than the extra stores.
+            for r in (0..n).rev() {
                 let p = parent[r] as usize;
-                next[r] = NONE;
-                if p == r {
-                    tail[r] = r as u16;
-                    x_hi[r] = xs[r];
-                } else {
-                    // Runs come in column order, so the last one seen is the rightmost.
-                    next[tail[p] as usize] = r as u16;
-                    tail[p] = r as u16;
-                    x_hi[p] = xs[r];
-                }
+                x_hi[p] = x_hi[p].max(xs[r]);
+                next[r] = head[p];
+                head[p] = r as u16;
             }
         }
         self.collect(board, min_group, true);
@@ -225,7 +224,7 @@ impl Groups {
             self.parent.resize(MAX_RUNS, 0);
             self.size.resize(MAX_RUNS, 0);
             self.next.resize(MAX_RUNS, 0);
-            self.tail.resize(MAX_RUNS, 0);
+            self.head.resize(MAX_RUNS, 0);
             self.x_hi.resize(MAX_RUNS, 0);
         }
         let cols = board.cols();
@@ -277,15 +276,11 @@ impl Groups {
         // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
         // pass in index order resolves every run to its root; the same pass sums the sizes.
         let (mask, size) = (&self.mask[..n], &mut self.size[..n]);
+        size.fill(0);
         for r in 0..n {
             let p = parent[parent[r] as usize];
             parent[r] = p;
-            let c = mask[r].count_ones();
-            if p as usize == r {
-                size[r] = c;
-            } else {
-                size[p as usize] += c;
-            }
+            size[p as usize] += mask[r].count_ones();
         }
     }
 
