@@ -550,36 +550,50 @@ fn search_fixed(
             break;
         }
 
-        // Deduplicate by board (an open-addressing table keyed by the board hash): keep the
-        // better objective (= the higher score on the same board), then the lexicographically
-        // smaller move list. The kept set does not depend on the order of the stubs.
-        let cap = (stubs.len() * 2).next_power_of_two().max(16);
-        let mut table = vec![u32::MAX; cap];
-        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(stubs.len().min(cap));
-        for &(st, k) in &stubs {
-            let mut slot = (st.hash >> 32 ^ st.hash) as usize & (cap - 1);
-            loop {
-                let t = table[slot];
-                if t == u32::MAX {
-                    table[slot] = kept.len() as u32;
-                    kept.push((st, k));
-                    break;
-                }
-                let old = &mut kept[t as usize];
-                if old.0.hash == st.hash {
-                    let better = st.obj > old.0.obj
-                        || (st.obj == old.0.obj
-                            && ctx.arena.moves_then(beam[st.parent as usize].path, st.mv)
-                                < ctx.arena.moves_then(beam[old.0.parent as usize].path, old.0.mv));
-                    if better {
-                        *old = (st, k);
-                    }
-                    break;
-                }
-                slot = (slot + 1) & (cap - 1);
-            }
+        // Deduplicate by board: keep the better objective (= the higher score on the same
+        // board), then the lexicographically smaller move list. The stubs are split into 64
+        // shards by the top bits of the board hash and each shard is de-duplicated in parallel
+        // with a small open-addressing table, so the kept set does not depend on the order of
+        // the stubs or on the thread count.
+        let arena = &ctx.arena;
+        let better = |a: &Stub, b: &Stub| {
+            a.obj > b.obj
+                || (a.obj == b.obj
+                    && arena.moves_then(beam[a.parent as usize].path, a.mv)
+                        < arena.moves_then(beam[b.parent as usize].path, b.mv))
+        };
+        let mut shards: Vec<Vec<(Stub, u32)>> = (0..64).map(|_| Vec::new()).collect();
+        for st in stubs {
+            shards[(st.0.hash >> 58) as usize].push(st);
         }
-        drop(stubs);
+        let mut kept: Vec<(Stub, u32)> = shards
+            .into_par_iter()
+            .flat_map_iter(|shard| {
+                let cap = (shard.len() * 2).next_power_of_two().max(16);
+                let mut table = vec![u32::MAX; cap];
+                let mut out: Vec<(Stub, u32)> = Vec::with_capacity(shard.len());
+                for (st, k) in shard {
+                    let mut slot = st.hash as usize & (cap - 1);
+                    loop {
+                        let t = table[slot];
+                        if t == u32::MAX {
+                            table[slot] = out.len() as u32;
+                            out.push((st, k));
+                            break;
+                        }
+                        let old = &mut out[t as usize];
+                        if old.0.hash == st.hash {
+                            if better(&st, &old.0) {
+                                *old = (st, k);
+                            }
+                            break;
+                        }
+                        slot = (slot + 1) & (cap - 1);
+                    }
+                }
+                out
+            })
+            .collect();
         let by_rank =
             |a: &(Stub, u32), b: &(Stub, u32)| b.0.obj.cmp(&a.0.obj).then(a.0.hash.cmp(&b.0.hash));
         if kept.len() > width {
