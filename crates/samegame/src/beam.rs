@@ -208,42 +208,28 @@ impl Arena {
     }
 }
 
-/// The objective of a child board with its groups already found.
-#[inline]
-fn objective(cfg: &Config, board: &Board, score: i64, groups: &Groups) -> i64 {
-    let list = groups.list();
-    let rules = &cfg.rules;
-    match cfg.goal {
-        Goal::Clear => {
-            let pot: i64 = list.iter().map(|g| rules.points(g.size)).sum();
-            score + pot - cfg.clear_penalty * i64::from(groups.loose)
+/// The tabu objective of a child board with its groups summarized: score, plus every group not
+/// of the most frequent colour, plus that colour valued as one group (`tabu_pct` percent).
+fn tabu_objective(rules: &Rules, board: &Board, score: i64, groups: &Groups, tabu_pct: i64) -> i64 {
+    let counts = board.color_counts();
+    let mut tabu = 0usize;
+    for c in 1..MAX_COLORS {
+        if counts[c] > counts[tabu] {
+            tabu = c;
         }
-        Goal::Score => match cfg.eval {
-            Eval::Groups | Eval::Rollout { .. } => {
-                score + list.iter().map(|g| rules.points(g.size)).sum::<i64>()
-            }
-            Eval::Tabu { tabu_pct } => {
-                let counts = board.color_counts();
-                let mut tabu = 0usize;
-                for c in 1..MAX_COLORS {
-                    if counts[c] > counts[tabu] {
-                        tabu = c;
-                    }
-                }
-                let pot: i64 = list
-                    .iter()
-                    .filter(|g| usize::from(g.color) != tabu)
-                    .map(|g| rules.points(g.size))
-                    .sum();
-                let big = if counts[tabu] >= rules.min_group {
-                    rules.points(counts[tabu]) * tabu_pct / 100
-                } else {
-                    0
-                };
-                score + pot + big
-            }
-        },
     }
+    let pot: i64 = groups
+        .list()
+        .iter()
+        .filter(|g| usize::from(g.color) != tabu)
+        .map(|g| rules.points(g.size))
+        .sum();
+    let big = if counts[tabu] >= rules.min_group {
+        rules.points(counts[tabu]) * tabu_pct / 100
+    } else {
+        0
+    };
+    score + pot + big
 }
 
 /// Per-thread buffers.
@@ -346,9 +332,13 @@ fn expand_one(
                 };
                 (pot.groups == 0, Some(obj))
             }
-            _ => {
+            (Goal::Score, Eval::Tabu { tabu_pct }) => {
                 sc.child.summarize(&child, rules.min_group);
-                (sc.child.list().is_empty(), None)
+                let obj = tabu_objective(rules, &child, score, &sc.child, tabu_pct);
+                (sc.child.list().is_empty(), Some(obj))
+            }
+            (Goal::Score, Eval::Rollout { .. }) => {
+                (sc.child.summarize(&child, rules.min_group).is_empty(), None)
             }
         };
         if terminal {
@@ -393,7 +383,7 @@ fn expand_one(
                 }
                 score + p
             }
-            _ => obj_now.unwrap_or_else(|| objective(cfg, &child, score, &sc.child)),
+            _ => obj_now.expect("every objective but the playouts' is computed above"),
         };
         sink(Stub { obj, hash, score, parent: index, gi: gi as u16, mv }, &child);
     }

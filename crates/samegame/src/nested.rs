@@ -130,16 +130,15 @@ fn nested(
                 best = Some(Seq { score: total, moves, tiles_left: rest.tiles_left });
             }
         }
-        // Follow the best sequence one move.
+        // Follow the best sequence one move: its next move is one of this position's children.
         let seq = best.as_ref().expect("a position with a group has a child");
         let mv = seq.moves[played.len()];
-        let list = groups.find(&b, rules.min_group);
-        let g = *list.iter().find(|g| (g.x, g.y) == mv).expect("best sequence is legal here");
-        groups.remove(&mut b, &g);
-        points += rules.points(g.size);
-        if b.is_clear() {
-            points += rules.clear_bonus;
-        }
+        let (_, gain, next) = children
+            .into_iter()
+            .find(|c| c.0 == mv)
+            .expect("the best sequence names a group representative here");
+        b = next;
+        points += gain;
         played.push(mv);
         if top {
             progress(&Progress { moves: played.len(), best: seq.score, playouts: *playouts });
