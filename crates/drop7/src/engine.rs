@@ -346,28 +346,75 @@ pub const RUNS: [u32; 128] = {
 /// its occupancy mask. `false` means the first wave marks nothing.
 #[inline]
 pub fn landing_may_pop(cols: &[u32; SIZE], col: usize, row: u32) -> bool {
-    let w = cols[col];
-    let h = (row + 1) * ONES;
-    if nonzero_nibbles(w) & !nonzero_nibbles(w ^ h) != 0 {
-        return true;
-    }
+    landing_poppers(cols, col, row).iter().any(|&p| p != 0)
+}
+
+/// The first wave's marked discs after a disc lands at (`col`, `row`) on a board that was at
+/// rest, as flag words per column (equal to [`poppers`] on such a board; see
+/// [`landing_may_pop`] for why only one row and one column are tested).
+#[inline]
+pub fn landing_poppers(cols: &[u32; SIZE], col: usize, row: u32) -> [u32; SIZE] {
+    let (row_pop, col_pop) = landing_marks(cols, col, row);
+    scatter_landing(row_pop, col_pop, col, row)
+}
+
+/// The landing test in compact form: `(row, column)` where nibble `c` of `row` flags the
+/// landing row's cell in column `c`, and `column` is the landing column's flag word.
+#[inline(always)]
+fn landing_marks(cols: &[u32; SIZE], col: usize, row: u32) -> (u32, u32) {
     let shift = 4 * row;
+    // The landing row's seven nibbles side by side, column c in nibble c.
     let mut values = 0u32;
-    let mut occ = 0usize;
     for (c, &w) in cols.iter().enumerate() {
-        let v = (w >> shift) & 0xF;
-        values |= v << (4 * c);
-        occ |= usize::from(v != 0) << c;
+        values |= ((w >> shift) & 0xF) << (4 * c);
     }
-    nonzero_nibbles(values) & !nonzero_nibbles(values ^ RUNS[occ]) != 0
+    let occ = nonzero_high(values);
+    let runs = RUNS[bits::pext_u32(occ, ONES << 3) as usize];
+    let row_pop = occ & !nonzero_high(values ^ runs);
+    let w = cols[col];
+    let col_pop = nonzero_high(w) & !nonzero_high(w ^ ((row + 1) * ONES));
+    (row_pop, col_pop)
+}
+
+/// [`landing_marks`] as flag words per column.
+#[inline(always)]
+fn scatter_landing(row_pop: u32, col_pop: u32, col: usize, row: u32) -> [u32; SIZE] {
+    let mut pop = [0u32; SIZE];
+    for (c, p) in pop.iter_mut().enumerate() {
+        *p = ((row_pop >> (4 * c + 3)) & 1) << (4 * row);
+    }
+    pop[col] |= col_pop >> 3;
+    pop
+}
+
+/// The first wave's marked discs after a rise of a board that was at rest: every row's cells
+/// and runs moved up unchanged and the new bottom row is gray, so only column runs (every
+/// height grew by one) can mark a disc. Equal to [`poppers`] on such a board.
+#[inline(always)]
+pub fn rise_poppers(cols: &[u32; SIZE]) -> [u32; SIZE] {
+    let mut pop = [0u32; SIZE];
+    for (p, &w) in pop.iter_mut().zip(cols) {
+        *p = nonzero_nibbles(w) & !nonzero_nibbles(w ^ (col_height(w) * ONES));
+    }
+    pop
+}
+
+/// Bit 3 of each live nibble of `x` that is non-zero (the carry of `(x & 7) + 7` reaches
+/// bit 3 exactly when one of bits 0-2 is set): four operations where [`nonzero_nibbles`]
+/// takes seven.
+#[inline(always)]
+fn nonzero_high(x: u32) -> u32 {
+    (((x & 0x0777_7777) + 0x0777_7777) | x) & 0x0888_8888
 }
 
 /// One wave's marked discs, as flag words per column (for tests and tools).
 #[inline(always)]
 pub fn poppers(cols: &[u32; SIZE]) -> [u32; SIZE] {
+    let mut occ_high = [0u32; SIZE];
     let mut occ = [0u32; SIZE];
     for c in 0..SIZE {
-        occ[c] = nonzero_nibbles(cols[c]);
+        occ_high[c] = nonzero_high(cols[c]);
+        occ[c] = occ_high[c] >> 3;
     }
     let mut left = [0u32; SIZE];
     let mut acc = 0u32;
@@ -382,9 +429,9 @@ pub fn poppers(cols: &[u32; SIZE]) -> [u32; SIZE] {
         let run = left[c] + acc - occ[c];
         let w = cols[c];
         let h = col_height(w) * ONES;
-        let row_eq = !nonzero_nibbles(w ^ run);
-        let col_eq = !nonzero_nibbles(w ^ h);
-        pop[c] = occ[c] & (row_eq | col_eq);
+        // A cell is marked unless it differs from both its row run and its column height.
+        let neither = nonzero_high(w ^ run) & nonzero_high(w ^ h);
+        pop[c] = (occ_high[c] & !neither) >> 3;
     }
     pop
 }
@@ -428,18 +475,30 @@ pub fn poppers_table(cols: &[u32; SIZE]) -> [u32; SIZE] {
 /// values from `draws`. Returns `(waves, points)`.
 #[inline]
 pub fn resolve<D: Draws>(board: &mut Board, first_chain: u32, draws: &mut D) -> (u32, u64) {
+    let pop = poppers(board.cols());
+    cascade(board, pop, first_chain, draws)
+}
+
+/// [`resolve`] with the first wave's marked discs already known (`pop`, as [`poppers`] would
+/// find them): the turn knows them from the landing or the rise for a fraction of a full scan.
+#[inline(never)]
+fn cascade<D: Draws>(
+    board: &mut Board,
+    mut pop: [u32; SIZE],
+    first_chain: u32,
+    draws: &mut D,
+) -> (u32, u64) {
     let cols = board.cols_mut();
     let mut n = first_chain;
     let mut points = 0u64;
     loop {
-        let pop = poppers(cols);
         if pop.iter().fold(0, |a, &p| a | p) == 0 {
             return (n - first_chain, points);
         }
         let marked: u32 = pop.iter().map(|p| p.count_ones()).sum();
         points += u64::from(marked) * chain_value(n);
         // Gray hits for the whole board: four shifted popper words and a parallel counter.
-        let mut reveal_any = 0u32;
+        let mut reveal_rows = 0u32;
         let mut reveal = [0u32; SIZE];
         for c in 0..SIZE {
             let w = cols[c];
@@ -456,16 +515,17 @@ pub fn resolve<D: Draws>(board: &mut Board, first_chain: u32, draws: &mut D) -> 
             let cracked = gray & w;
             let crack = solid & any & !two;
             reveal[c] = (cracked & any) | (solid & two);
-            reveal_any |= reveal[c];
+            reveal_rows |= reveal[c];
             cols[c] = w + crack;
         }
-        if reveal_any != 0 {
-            for r in (0..SIZE).rev() {
-                for c in 0..SIZE {
-                    if reveal[c] >> (4 * r) & 1 != 0 {
-                        let v = u32::from(draws.reveal());
-                        cols[c] = (cols[c] & !(0xF << (4 * r))) | (v << (4 * r));
-                    }
+        // Reveals draw in row-major order from the top-left: only the rows holding one.
+        while reveal_rows != 0 {
+            let shift = 31 - reveal_rows.leading_zeros();
+            reveal_rows &= !(1 << shift);
+            for c in 0..SIZE {
+                if reveal[c] >> shift & 1 != 0 {
+                    let v = u32::from(draws.reveal());
+                    cols[c] = (cols[c] & !(0xF << shift)) | (v << shift);
                 }
             }
         }
@@ -476,6 +536,7 @@ pub fn resolve<D: Draws>(board: &mut Board, first_chain: u32, draws: &mut D) -> 
             }
         }
         n += 1;
+        pop = poppers(cols);
     }
 }
 
@@ -572,15 +633,18 @@ impl Position {
         let row = self.board.height(col);
         self.board.drop_code(col, self.next.code());
         // Positions at rest are an invariant (parsing checks it, every turn restores it), so
-        // a landing that marks nothing in its row and column ends the turn's first resolve.
-        let (mut waves, pts) = if landing_may_pop(self.board.cols(), col, row) {
-            resolve(&mut self.board, 1, draws)
-        } else {
-            (0, 0)
-        };
-        self.score += pts;
-        if self.board.is_empty() {
-            self.score += CLEAR_BONUS;
+        // the first wave can only mark cells of the landing row and column.
+        let mut waves = 0;
+        let (row_pop, col_pop) = landing_marks(self.board.cols(), col, row);
+        if row_pop | col_pop != 0 {
+            let pop = scatter_landing(row_pop, col_pop, col, row);
+            let (w, pts) = cascade(&mut self.board, pop, 1, draws);
+            waves = w;
+            self.score += pts;
+            // Only a turn that popped something can empty the board.
+            if self.board.is_empty() {
+                self.score += CLEAR_BONUS;
+            }
         }
         self.drops_left -= 1;
         if self.drops_left == 0 {
@@ -595,15 +659,20 @@ impl Position {
             self.level += 1;
             self.board.rise();
             let first = if rules.rise_chain_continues { waves + 1 } else { 1 };
-            let (w2, p2) = resolve(&mut self.board, first, draws);
-            waves += w2;
-            self.score += p2;
-            if self.board.is_empty() {
-                self.score += CLEAR_BONUS;
+            // The board was at rest before the rise: only column runs changed.
+            let pop = rise_poppers(self.board.cols());
+            if pop.iter().fold(0, |a, &p| a | p) != 0 {
+                let (w2, p2) = cascade(&mut self.board, pop, first, draws);
+                waves += w2;
+                self.score += p2;
+                if self.board.is_empty() {
+                    self.score += CLEAR_BONUS;
+                }
             }
             self.drops_left = rules.drops(self.level);
         }
-        if self.board.open_columns() == 0 {
+        // Every column full implies the landing column is full.
+        if !self.board.can_drop(col) && self.board.open_columns() == 0 {
             self.over = true;
         }
         Turn { waves, points: self.score - start, over: self.over }
