@@ -223,10 +223,19 @@ impl MoveGen {
             }
             let mut changed = 0u8;
             for t in turns {
-                let src = reach[usize::from(t.from)];
+                // A turn whose source facing did not grow since it last ran adds nothing.
+                if dirty >> t.from & 1 == 0 {
+                    continue;
+                }
                 let to = usize::from(t.to);
                 let fr = free[to];
-                let mut rest = src;
+                // Only free positions not reached yet can be new: in a field without
+                // overhangs there are none, and the turn's tests need not run.
+                let todo = fr & !reach[to];
+                if todo == 0 {
+                    continue;
+                }
+                let mut rest = reach[usize::from(t.from)];
                 let mut moved = 0u128;
                 for &s in &t.shifts[..usize::from(t.len)] {
                     let s = i32::from(s);
@@ -236,7 +245,7 @@ impl MoveGen {
                         break;
                     }
                 }
-                let new = moved & !reach[to];
+                let new = moved & todo;
                 if new != 0 {
                     reach[to] |= new;
                     changed |= 1 << to;
