@@ -1,12 +1,15 @@
 //! The deterministic two-pass parallel beam search.
 //!
 //! Each layer expands every state of the beam by every removable group. **Pass 1** plays each
-//! child on a scratch board only to compute its objective and hash, and keeps a 40-byte stub
-//! (objective, hash, parent, group); the children's boards are dropped. Stubs are deduplicated
-//! by board hash (the better game of two equal boards survives), the exact cut-off is selected
-//! with `select_nth_unstable_by`, and **pass 2** replays only the survivors. The one-pass
-//! version (kept for the test that proves them identical, and for benchmarks) stores every
-//! child's board instead.
+//! child on a scratch board only for its hash and score, and keeps a small stub (hash, score,
+//! parent, and where the removed cells' column masks are kept); the children's boards are
+//! dropped. Stubs are de-duplicated by board hash (the better game of two equal boards
+//! survives) *before* anything is evaluated, so a board reached by several move orders (about
+//! a third of the children of a three-colour board) is evaluated once: the distinct children
+//! are replayed from their parent and the stored masks, without finding groups again, and get
+//! their objective. The exact cut-off is selected with `select_nth_unstable_by`, and **pass 2**
+//! replays only the survivors. The one-pass version (kept for the test that proves them
+//! identical, and for benchmarks) stores every evaluated child's board instead.
 //!
 //! # Determinism
 //! Both passes run on rayon over the parents in order and collect in order; every comparison
@@ -168,8 +171,26 @@ struct Stub {
     hash: u64,
     score: i64,
     parent: u32,
-    gi: u16,
+    removal: Removal,
     mv: Move,
+}
+
+/// Where a child's removed cells are kept: `span` column masks from column `x_lo`, at `off`
+/// in the parent's mask buffer (so children are replayed without finding groups again).
+#[derive(Clone, Copy, Debug)]
+struct Removal {
+    off: u32,
+    x_lo: u8,
+    span: u8,
+}
+
+impl Removal {
+    /// Plays the removal on `board` (a copy of the parent).
+    #[inline]
+    fn apply(&self, masks: &[u32], board: &mut Board) {
+        let off = self.off as usize;
+        board.remove_masks(usize::from(self.x_lo), &masks[off..off + usize::from(self.span)]);
+    }
 }
 
 /// A finished game found during the search: score, and the parent path plus last move.
@@ -237,11 +258,17 @@ struct Scratch {
     parent: Groups,
     child: Groups,
     roll: Groups,
+    board: Board,
 }
 
 impl Scratch {
     fn new() -> Self {
-        Scratch { parent: Groups::new(), child: Groups::new(), roll: Groups::new() }
+        Scratch {
+            parent: Groups::new(),
+            child: Groups::new(),
+            roll: Groups::new(),
+            board: Board::empty(0, 0),
+        }
     }
 }
 
@@ -294,38 +321,75 @@ fn playout_seed(cfg: &Config, child_hash: u64, k: u32) -> u64 {
     child_hash ^ cfg.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Expands one parent (`depth` = its number of moves): calls `sink` with each unfinished
-/// child's stub and board, and `done` with finished games (a child with no removable group,
-/// or the best playout of the parent's children).
-fn expand_one(
+/// A child before it is evaluated: its board's hash, the score so far, its parent and the
+/// group removed (index in the parent's group list, and representative tile).
+#[derive(Clone, Copy, Debug)]
+struct Pre {
+    hash: u64,
+    score: i64,
+    parent: u32,
+    removal: Removal,
+    mv: Move,
+}
+
+/// Plays every move of one parent on a scratch board and calls `sink` with each child's
+/// [`Pre`] (hash and score only: no evaluation yet); the removed cells go to `masks`.
+/// Returns the children generated.
+fn generate(
     cfg: &Config,
     parent: &Node,
     index: u32,
+    sc: &mut Scratch,
+    masks: &mut Vec<u32>,
+    mut sink: impl FnMut(Pre),
+) -> u64 {
+    let rules = &cfg.rules;
+    let list = sc.parent.find(&parent.board, rules.min_group);
+    masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
+    for g in sc.parent.list() {
+        let span = usize::from(g.x_hi - g.x_lo) + 1;
+        let off = masks.len();
+        masks.resize(off + span, 0);
+        sc.parent.masks(g, &mut masks[off..]);
+        let removal = Removal { off: off as u32, x_lo: g.x_lo, span: span as u8 };
+        sc.board.clone_from(&parent.board);
+        removal.apply(masks, &mut sc.board);
+        let mut score = parent.score + rules.points(g.size);
+        if sc.board.is_clear() {
+            score += rules.clear_bonus;
+        }
+        let hash = sc.board.hash64();
+        sink(Pre { hash, score, parent: index, removal, mv: (g.x, g.y) });
+    }
+    sc.parent.list().len() as u64
+}
+
+/// Evaluates the distinct children `pres` of one parent (`depth` = its number of moves):
+/// calls `sink` with each unfinished child's stub and board, and `done` with finished games (a
+/// child with no removable group, or the best playout of these children).
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    cfg: &Config,
+    parent: &Node,
+    masks: &[u32],
+    pres: &[Pre],
     depth: usize,
     sc: &mut Scratch,
     mut sink: impl FnMut(Stub, &Board),
     mut done: impl FnMut(Finished),
-) -> u64 {
+) {
     let rules = &cfg.rules;
-    sc.parent.find(&parent.board, rules.min_group);
-    let mut nodes = 0;
     let mut best_roll: Option<Finished> = None;
-    for (gi, g) in sc.parent.list().iter().enumerate() {
-        nodes += 1;
-        let mut child = parent.board.clone();
-        sc.parent.remove(&mut child, g);
-        let mut score = parent.score + rules.points(g.size);
-        let mv = (g.x, g.y);
-        if child.is_clear() {
-            score += rules.clear_bonus;
-        }
+    for pre in pres {
+        let child = &mut sc.board;
+        child.clone_from(&parent.board);
+        pre.removal.apply(masks, child);
+        let (score, mv, hash) = (pre.score, pre.mv, pre.hash);
         // The child's value and whether it has a move, at the least cost the objective allows.
         let (terminal, obj_now) = match (cfg.goal, cfg.eval) {
-            (Goal::Score, Eval::Rollout { .. }) if rules.min_group <= 2 => {
-                (!has_pair(&child), None)
-            }
+            (Goal::Score, Eval::Rollout { .. }) if rules.min_group <= 2 => (!has_pair(child), None),
             (Goal::Clear, _) | (Goal::Score, Eval::Groups) => {
-                let pot = sc.child.potential(&child, rules);
+                let pot = sc.child.potential(child, rules);
                 let obj = match cfg.goal {
                     Goal::Clear => score + pot.points - cfg.clear_penalty * i64::from(pot.loose),
                     Goal::Score => score + pot.points,
@@ -333,12 +397,12 @@ fn expand_one(
                 (pot.groups == 0, Some(obj))
             }
             (Goal::Score, Eval::Tabu { tabu_pct }) => {
-                sc.child.summarize(&child, rules.min_group);
-                let obj = tabu_objective(rules, &child, score, &sc.child, tabu_pct);
+                sc.child.summarize(child, rules.min_group);
+                let obj = tabu_objective(rules, child, score, &sc.child, tabu_pct);
                 (sc.child.list().is_empty(), Some(obj))
             }
             (Goal::Score, Eval::Rollout { .. }) => {
-                (sc.child.summarize(&child, rules.min_group).is_empty(), None)
+                (sc.child.summarize(child, rules.min_group).is_empty(), None)
             }
         };
         if terminal {
@@ -353,13 +417,12 @@ fn expand_one(
             });
             continue;
         }
-        let hash = child.hash64();
         let obj = match (cfg.goal, cfg.eval) {
             (Goal::Score, Eval::Rollout { playouts }) => {
                 let mut best: Option<(i64, usize, u32, u64)> = None;
                 for k in 0..playouts.max(1) {
                     let seed = playout_seed(cfg, hash, k);
-                    let (p, len, left) = playout(&child, rules, seed, &mut sc.roll, None);
+                    let (p, len, left) = playout(child, rules, seed, &mut sc.roll, None);
                     // Higher points, then shorter; equal ones keep the earlier playout.
                     if best.is_none_or(|b| p > b.0 || (p == b.0 && len < b.1)) {
                         best = Some((p, len, left, seed));
@@ -385,12 +448,11 @@ fn expand_one(
             }
             _ => obj_now.expect("every objective but the playouts' is computed above"),
         };
-        sink(Stub { obj, hash, score, parent: index, gi: gi as u16, mv }, &child);
+        sink(Stub { obj, hash, score, parent: pre.parent, removal: pre.removal, mv }, child);
     }
     if let Some(f) = best_roll {
         done(f);
     }
-    nodes
 }
 
 /// The search's fixed context: settings, root board, and the move arena.
@@ -468,6 +530,8 @@ fn search_fixed(
 ) -> Outcome {
     let mut ctx = Ctx { cfg, root: board, arena: Arena(Vec::new()) };
     let mut beam = vec![Node { board: board.clone(), score: 0, path: ROOT }];
+    // Lexicographic rank of each beam state's move list (see the de-duplication below).
+    let mut rank: Vec<u32> = vec![0];
     let mut best: Option<Finished> = None;
     let mut nodes = 0u64;
     let mut layer = 0usize;
@@ -491,20 +555,86 @@ fn search_fixed(
             aborted = true;
             break;
         }
-        // Pass 1 (or the only pass): expand in parallel, collect in parent order.
-        type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>, u64);
-        let keep_boards = cfg.passes == Passes::One;
-        let parts: Vec<PerParent> = beam
+        // Pass 1a: play every child on a scratch board for its hash and score only.
+        let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = beam
             .par_iter()
             .enumerate()
             .map_init(Scratch::new, |sc, (i, parent)| {
-                let mut stubs = Vec::new();
-                let mut boards = Vec::new();
-                let mut fin = Vec::new();
-                let n = expand_one(
+                let (mut out, mut masks) = (Vec::with_capacity(64), Vec::new());
+                let n = generate(cfg, parent, i as u32, sc, &mut masks, |p| out.push(p));
+                (out, masks, n)
+            })
+            .collect();
+        let total: usize = parts.iter().map(|p| p.0.len()).sum();
+        let mut shards: Vec<Vec<Pre>> =
+            (0..64).map(|_| Vec::with_capacity(total / 48 + 16)).collect();
+        let mut masks: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
+        for (pres, m, n) in parts {
+            masks.push(m);
+            nodes += n;
+            for p in pres {
+                shards[(p.hash >> 58) as usize].push(p);
+            }
+        }
+
+        // De-duplicate by board before evaluating: of two equal boards the higher score
+        // survives (every objective is the score plus a function of the board), then the
+        // lexicographically smaller move list, which is (rank of the parent's moves among the
+        // beam's, last move) since all the beam's move lists have the same length. Each of
+        // the 64 shards (top bits of the hash) is de-duplicated in parallel with a small
+        // open-addressing table, so the kept set does not depend on the order of the
+        // children or on the thread count.
+        let better = |a: &Pre, b: &Pre| {
+            a.score > b.score
+                || (a.score == b.score
+                    && (rank[a.parent as usize], a.mv) < (rank[b.parent as usize], b.mv))
+        };
+        let mut unique: Vec<Pre> = shards
+            .into_par_iter()
+            .flat_map_iter(|shard| {
+                let cap = (shard.len() * 2).next_power_of_two().max(16);
+                let mut table = vec![u32::MAX; cap];
+                let mut out: Vec<Pre> = Vec::with_capacity(shard.len());
+                for p in shard {
+                    let mut slot = p.hash as usize & (cap - 1);
+                    loop {
+                        let t = table[slot];
+                        if t == u32::MAX {
+                            table[slot] = out.len() as u32;
+                            out.push(p);
+                            break;
+                        }
+                        let old = &mut out[t as usize];
+                        if old.hash == p.hash {
+                            if better(&p, old) {
+                                *old = p;
+                            }
+                            break;
+                        }
+                        slot = (slot + 1) & (cap - 1);
+                    }
+                }
+                out
+            })
+            .collect();
+
+        // Pass 1b: evaluate only the distinct children, grouped by parent (one group finding
+        // per parent), in parallel.
+        unique.par_sort_unstable_by_key(|p| (p.parent, p.removal.off));
+        let chunks: Vec<&[Pre]> = unique.chunk_by(|a, b| a.parent == b.parent).collect();
+        type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>);
+        let keep_boards = cfg.passes == Passes::One;
+        let parts: Vec<PerParent> = chunks
+            .par_iter()
+            .map_init(Scratch::new, |sc, pres| {
+                let mut stubs = Vec::with_capacity(pres.len());
+                let (mut boards, mut fin) = (Vec::new(), Vec::new());
+                let i = pres[0].parent as usize;
+                evaluate(
                     cfg,
-                    parent,
-                    i as u32,
+                    &beam[i],
+                    &masks[i],
+                    pres,
                     layer,
                     sc,
                     |s, b| {
@@ -515,17 +645,16 @@ fn search_fixed(
                     },
                     |f| fin.push(f),
                 );
-                (stubs, boards, fin, n)
+                (stubs, boards, fin)
             })
             .collect();
-        let mut stubs: Vec<(Stub, u32)> = Vec::new();
+        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(unique.len());
         let mut boards: Vec<Board> = Vec::new();
         let mut finished: Vec<Finished> = Vec::new();
-        for (s, b, f, n) in parts {
-            nodes += n;
+        for (s, b, f) in parts {
             for st in s {
-                let k = stubs.len() as u32;
-                stubs.push((st, k));
+                let k = kept.len() as u32;
+                kept.push((st, k));
             }
             boards.extend(b);
             finished.extend(f);
@@ -540,50 +669,7 @@ fn search_fixed(
             break;
         }
 
-        // Deduplicate by board: keep the better objective (= the higher score on the same
-        // board), then the lexicographically smaller move list. The stubs are split into 64
-        // shards by the top bits of the board hash and each shard is de-duplicated in parallel
-        // with a small open-addressing table, so the kept set does not depend on the order of
-        // the stubs or on the thread count.
-        let arena = &ctx.arena;
-        let better = |a: &Stub, b: &Stub| {
-            a.obj > b.obj
-                || (a.obj == b.obj
-                    && arena.moves_then(beam[a.parent as usize].path, a.mv)
-                        < arena.moves_then(beam[b.parent as usize].path, b.mv))
-        };
-        let mut shards: Vec<Vec<(Stub, u32)>> = (0..64).map(|_| Vec::new()).collect();
-        for st in stubs {
-            shards[(st.0.hash >> 58) as usize].push(st);
-        }
-        let mut kept: Vec<(Stub, u32)> = shards
-            .into_par_iter()
-            .flat_map_iter(|shard| {
-                let cap = (shard.len() * 2).next_power_of_two().max(16);
-                let mut table = vec![u32::MAX; cap];
-                let mut out: Vec<(Stub, u32)> = Vec::with_capacity(shard.len());
-                for (st, k) in shard {
-                    let mut slot = st.hash as usize & (cap - 1);
-                    loop {
-                        let t = table[slot];
-                        if t == u32::MAX {
-                            table[slot] = out.len() as u32;
-                            out.push((st, k));
-                            break;
-                        }
-                        let old = &mut out[t as usize];
-                        if old.0.hash == st.hash {
-                            if better(&st, &old.0) {
-                                *old = (st, k);
-                            }
-                            break;
-                        }
-                        slot = (slot + 1) & (cap - 1);
-                    }
-                }
-                out
-            })
-            .collect();
+        // The exact cut-off: objective, then hash (distinct after de-duplication).
         let by_rank =
             |a: &(Stub, u32), b: &(Stub, u32)| b.0.obj.cmp(&a.0.obj).then(a.0.hash.cmp(&b.0.hash));
         if kept.len() > width {
@@ -597,16 +683,25 @@ fn search_fixed(
             Passes::One => kept.iter().map(|(_, k)| boards[*k as usize].clone()).collect(),
             Passes::Two => kept
                 .par_iter()
-                .map_init(Groups::new, |g, (s, _)| {
-                    let p = &beam[s.parent as usize];
-                    g.find(&p.board, cfg.rules.min_group);
-                    let grp = g.list()[s.gi as usize];
-                    let mut b = p.board.clone();
-                    g.remove(&mut b, &grp);
+                .map(|(s, _)| {
+                    let i = s.parent as usize;
+                    let mut b = beam[i].board.clone();
+                    s.removal.apply(&masks[i], &mut b);
                     b
                 })
                 .collect(),
         };
+        // The lexicographic rank of each survivor's move list among the new beam's.
+        let mut order: Vec<u32> = (0..kept.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| {
+            let s = &kept[i as usize].0;
+            (rank[s.parent as usize], s.mv)
+        });
+        let mut new_rank = vec![0u32; kept.len()];
+        for (r, &i) in order.iter().enumerate() {
+            new_rank[i as usize] = r as u32;
+        }
+        rank = new_rank;
         let mut new_beam = Vec::with_capacity(next.len());
         for ((s, _), b) in kept.iter().zip(next) {
             ctx.arena.0.push((beam[s.parent as usize].path, s.mv));

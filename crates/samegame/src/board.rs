@@ -87,7 +87,6 @@ impl Col {
 }
 
 /// A SameGame position: up to 32 rows, 64 columns and 8 colours.
-#[derive(Clone)]
 pub struct Board {
     cols: [Col; MAX_WIDTH],
     /// Non-empty columns (a prefix of `cols`).
@@ -95,6 +94,24 @@ pub struct Board {
     /// The board's size as given (the text form keeps it).
     width: u8,
     height: u8,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Board { cols: self.cols, live: self.live, width: self.width, height: self.height }
+    }
+
+    /// Copies only the columns either board uses: the columns past `live` are always empty,
+    /// so the source's empty columns overwrite whatever the target held there. The search
+    /// plays every child on one scratch board this way instead of copying 1 KiB per child.
+    #[inline]
+    fn clone_from(&mut self, src: &Self) {
+        let n = usize::from(self.live.max(src.live));
+        self.cols[..n].copy_from_slice(&src.cols[..n]);
+        self.live = src.live;
+        self.width = src.width;
+        self.height = src.height;
+    }
 }
 
 /// What is wrong with a board description.

@@ -315,11 +315,12 @@ impl Groups {
     }
 
     /// The cells of group `g` (from the last [`find`](Self::find)) as one mask per column,
-    /// columns `g.x_lo..=g.x_hi`.
-    pub fn masks(&self, g: &Group, out: &mut [u32; MAX_WIDTH]) {
+    /// columns `g.x_lo..=g.x_hi`, written to `out[..span]` (`out` must hold the span).
+    pub fn masks(&self, g: &Group, out: &mut [u32]) {
         assert!(g.head != NONE, "groups from `summarize` cannot be removed");
         let span = usize::from(g.x_hi - g.x_lo) + 1;
-        out[..span].fill(0);
+        let out = &mut out[..span];
+        out.fill(0);
         let mut r = g.head;
         while r != NONE {
             let r_ = r as usize;
