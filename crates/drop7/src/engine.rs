@@ -35,6 +35,7 @@
 //! probability `num/den` (`below(den) < num`), otherwise `1 + below(7)`. Hardcore draws no
 //! grays. See [`Rules`] for the disputed rules, each a named switch.
 
+use bits::pext::PextImpl;
 use bits::Rng;
 
 use crate::board::{col_height, nonzero_nibbles, Board, Disc, Position, LIVE, ONES, SIZE};
@@ -428,7 +429,8 @@ pub fn poppers(cols: &[u32; SIZE]) -> [u32; SIZE] {
         acc = (acc + occ[c]) & (occ[c] * 0xF);
         let run = left[c] + acc - occ[c];
         let w = cols[c];
-        let h = col_height(w) * ONES;
+        // The column's height: `occ * ONES` sums its occupied flags into nibble 6.
+        let h = ((occ[c].wrapping_mul(ONES) >> 24) & 0xF) * ONES;
         // A cell is marked unless it differs from both its row run and its column height.
         let neither = nonzero_high(w ^ run) & nonzero_high(w ^ h);
         pop[c] = (occ_high[c] & !neither) >> 3;
@@ -481,8 +483,26 @@ pub fn resolve<D: Draws>(board: &mut Board, first_chain: u32, draws: &mut D) -> 
 
 /// [`resolve`] with the first wave's marked discs already known (`pop`, as [`poppers`] would
 /// find them): the turn knows them from the landing or the rise for a fraction of a full scan.
-#[inline(never)]
+#[inline]
 fn cascade<D: Draws>(
+    board: &mut Board,
+    pop: [u32; SIZE],
+    first_chain: u32,
+    draws: &mut D,
+) -> (u32, u64) {
+    // The PEXT path is chosen once per cascade rather than once per column (see `bits::pext`).
+    #[cfg(target_arch = "x86_64")]
+    if bits::pext::active_path() == bits::PextPath::Bmi2 {
+        if let Some(hw) = bits::pext::Bmi2::detect() {
+            return cascade_with(hw, board, pop, first_chain, draws);
+        }
+    }
+    cascade_with(bits::pext::Portable, board, pop, first_chain, draws)
+}
+
+#[inline(never)]
+fn cascade_with<P: PextImpl, D: Draws>(
+    pext: P,
     board: &mut Board,
     mut pop: [u32; SIZE],
     first_chain: u32,
@@ -529,11 +549,11 @@ fn cascade<D: Draws>(
                 }
             }
         }
+        // Gravity on every column, branch-free (a PEXT keeping all of a bottom-packed column
+        // returns it unchanged; testing which columns popped mispredicted about once a wave).
         for c in 0..SIZE {
-            if pop[c] != 0 {
-                let keep = (nonzero_nibbles(cols[c]) & !pop[c]) * 0xF;
-                cols[c] = bits::pext_u32(cols[c], keep);
-            }
+            let keep = ((nonzero_high(cols[c]) >> 3) & !pop[c]) * 0xF;
+            cols[c] = pext.pext_u32(cols[c], keep);
         }
         n += 1;
         pop = poppers(cols);
