@@ -123,13 +123,12 @@ pub fn features(
     above |= above >> 40;
     let empty = !zone & zm;
     let holes = (above & empty).count_ones();
+    // Each column of `fill` is a solid run from row 0 up to the column's height, so the
+    // highest row of `fill` gives the maximum height and the cells where two neighbouring
+    // columns differ sum the height differences (bumpiness).
     let fill = (zone | above) & zm;
-    let mut heights = [0i32; 10];
-    for (x, h) in heights.iter_mut().enumerate() {
-        *h = (fill & (COL0 << x)).count_ones() as i32;
-    }
-    let max_h = heights.iter().copied().max().unwrap_or(0);
-    let bump: i32 = heights.windows(2).map(|w| (w[0] - w[1]).abs()).sum();
+    let max_h = if fill == 0 { 0 } else { ((63 - fill.leading_zeros()) / 10 + 1) as i32 };
+    let bump = ((fill ^ (fill >> 1)) & NOT_COL9).count_ones() as i32;
     let row_t = ((zone ^ (zone >> 1)) & NOT_COL9 & zm).count_ones();
     let col_t =
         if rows > 1 { ((zone ^ (zone >> 10)) & zone_mask(rows - 1)).count_ones() } else { 0 };
@@ -160,29 +159,35 @@ pub fn features(
 pub fn areas_divisible(zone: u64, rows: u32) -> bool {
     let zm = zone_mask(rows);
     let empty = !zone & zm;
+    // Bit x of row 0: some row has cells x and x + 1 both empty (the boundary is crossable).
     let mut pairs = empty & (empty >> 1) & NOT_COL9;
-    let mut crossable = 0u64;
-    while pairs != 0 {
-        crossable |= pairs & 0x1FF;
-        pairs >>= 10;
-    }
-    if crossable == 0x1FF {
-        // One part: its area is the whole empty area, a multiple of 4 in every state the
-        // solver reaches (checked here for any other caller).
-        return empty.count_ones() % 4 == 0;
-    }
-    let mut acc = 0u32;
-    for x in 0..10 {
-        acc += (empty & (COL0 << x)).count_ones();
-        if x == 9 || crossable >> x & 1 == 0 {
-            if acc % 4 != 0 {
-                return false;
-            }
-            acc = 0;
+    pairs |= pairs >> 30;
+    pairs |= pairs >> 20;
+    pairs |= pairs >> 10;
+    let mut walls = !pairs & 0x1FF;
+    // Every part is a run of columns between walls: each prefix of columns that ends at a wall
+    // must have an area divisible by 4, and so must the whole zone (a multiple of 4 in every
+    // state the solver reaches; checked here for any other caller).
+    while walls != 0 {
+        let x = walls.trailing_zeros();
+        walls &= walls - 1;
+        if (empty & PREFIX_COLS[x as usize]).count_ones() % 4 != 0 {
+            return false;
         }
     }
-    true
+    empty.count_ones() % 4 == 0
 }
+
+/// `PREFIX_COLS[x]`: columns `0..=x` of all six rows.
+const PREFIX_COLS: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut x = 0;
+    while x < 10 {
+        t[x] = COL0 * ((1u64 << (x + 1)) - 1);
+        x += 1;
+    }
+    t
+};
 
 pub use crate::tiling::{tileable, tileable_prefix, tiling, TileFailures, Witness};
 
@@ -992,6 +997,61 @@ mod tests {
         assert!(!tileable_prefix(zone, 4, &mut no_i, 1));
         let mut with_i = [1, 0, 0, 0, 0, 0, 0];
         assert!(tileable(zone, 4, &mut with_i, &mut TileFailures::default()));
+    }
+
+    /// The wall split with prefix masks agrees with splitting column by column.
+    #[test]
+    fn areas_divisible_matches_a_column_walk() {
+        fn slow(zone: u64, rows: u32) -> bool {
+            let empty = |x: u32, y: u32| zone >> (10 * y + x) & 1 == 0;
+            let mut acc = 0;
+            for x in 0..10 {
+                acc += (0..rows).filter(|&y| empty(x, y)).count();
+                let wall = x == 9 || (0..rows).all(|y| !(empty(x, y) && empty(x + 1, y)));
+                if wall {
+                    if acc % 4 != 0 {
+                        return false;
+                    }
+                    acc = 0;
+                }
+            }
+            true
+        }
+        let mut rng = bits::Rng::new(3);
+        let mut seen = [0u32; 2];
+        for i in 0..20_000u32 {
+            let rows = 1 + i % 6;
+            // Dense fields have walls; sparse ones are mostly one part.
+            let z = rng.next_u64() | rng.next_u64() & u64::from(i % 3 == 0).wrapping_neg();
+            let z = z & zone_mask(rows);
+            let want = slow(z, rows);
+            seen[usize::from(want)] += 1;
+            assert_eq!(areas_divisible(z, rows), want, "rows {rows} zone {z:#x}");
+        }
+        assert!(seen[0] > 1000 && seen[1] > 500, "{seen:?}");
+    }
+
+    /// Maximum height and bumpiness from bit tricks agree with column heights counted cell by
+    /// cell.
+    #[test]
+    fn height_features_match_column_heights() {
+        let mut rng = bits::Rng::new(5);
+        for i in 0..20_000u32 {
+            let rows = 1 + i % 6;
+            let z = rng.next_u64() & rng.next_u64() & zone_mask(rows);
+            let h: Vec<i32> = (0..10)
+                .map(|x| {
+                    (0..rows)
+                        .rev()
+                        .find(|&y| z >> (10 * y + x) & 1 == 1)
+                        .map_or(0, |y| y as i32 + 1)
+                })
+                .collect();
+            let f = features(z, rows, 0, false, 0);
+            assert_eq!(f[1], h.iter().copied().max().unwrap(), "max height of {z:#x}");
+            let bump: i32 = h.windows(2).map(|w| (w[0] - w[1]).abs()).sum();
+            assert_eq!(f[8], bump, "bumpiness of {z:#x}");
+        }
     }
 
     #[test]
