@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use rayon::prelude::*;
 
 use crate::board::{Board, MAX_COLORS};
-use crate::groups::{has_pair, Groups};
+use crate::groups::{has_pair, Groups, Potential, Sweeps};
 use crate::rules::Rules;
 use crate::trace::Move;
 
@@ -259,6 +259,7 @@ struct Scratch {
     child: Groups,
     roll: Groups,
     board: Board,
+    sweeps: Sweeps,
 }
 
 impl Scratch {
@@ -268,6 +269,7 @@ impl Scratch {
             child: Groups::new(),
             roll: Groups::new(),
             board: Board::empty(0, 0),
+            sweeps: Sweeps::new(),
         }
     }
 }
@@ -330,6 +332,25 @@ struct Pre {
     parent: u32,
     removal: Removal,
     mv: Move,
+    /// Tiles left on the child.
+    tiles: u32,
+    /// The objective and "no move left", when the evaluation is the groups' potential
+    /// (computed here from the parent's [`Sweeps`], without replaying the child later).
+    value: Option<(i64, bool)>,
+}
+
+/// Whether the objective is the child's group potential (evaluated incrementally).
+fn incremental(cfg: &Config) -> bool {
+    matches!((cfg.goal, cfg.eval), (Goal::Clear, _) | (Goal::Score, Eval::Groups))
+}
+
+/// The objective of a child from its potential.
+#[inline]
+fn potential_objective(cfg: &Config, score: i64, pot: &Potential) -> i64 {
+    match cfg.goal {
+        Goal::Clear => score + pot.points - cfg.clear_penalty * i64::from(pot.loose),
+        Goal::Score => score + pot.points,
+    }
 }
 
 /// Plays every move of one parent on a scratch board and calls `sink` with each child's
@@ -346,6 +367,10 @@ fn generate(
     let rules = &cfg.rules;
     let list = sc.parent.find(&parent.board, rules.min_group);
     masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
+    let inc = incremental(cfg);
+    if inc {
+        sc.sweeps.build(&sc.parent, &parent.board, rules);
+    }
     for g in sc.parent.list() {
         let span = usize::from(g.x_hi - g.x_lo) + 1;
         let off = masks.len();
@@ -359,7 +384,13 @@ fn generate(
             score += rules.clear_bonus;
         }
         let hash = sc.board.hash64();
-        sink(Pre { hash, score, parent: index, removal, mv: (g.x, g.y) });
+        let value = inc.then(|| {
+            let (lo, hi) = (usize::from(g.x_lo), usize::from(g.x_hi));
+            let pot = sc.child.potential_child(&sc.sweeps, &sc.board, lo, hi, rules);
+            (potential_objective(cfg, score, &pot), pot.groups == 0)
+        });
+        let tiles = sc.board.tiles();
+        sink(Pre { hash, score, parent: index, removal, mv: (g.x, g.y), tiles, value });
     }
     sc.parent.list().len() as u64
 }
@@ -380,21 +411,24 @@ fn evaluate(
 ) {
     let rules = &cfg.rules;
     let mut best_roll: Option<Finished> = None;
+    let keep_board = cfg.passes == Passes::One;
     for pre in pres {
         let child = &mut sc.board;
-        child.clone_from(&parent.board);
-        pre.removal.apply(masks, child);
+        if pre.value.is_none() || keep_board {
+            child.clone_from(&parent.board);
+            pre.removal.apply(masks, child);
+        }
         let (score, mv, hash) = (pre.score, pre.mv, pre.hash);
         // The child's value and whether it has a move, at the least cost the objective allows.
         let (terminal, obj_now) = match (cfg.goal, cfg.eval) {
+            _ if pre.value.is_some() => {
+                let (obj, terminal) = pre.value.expect("checked");
+                (terminal, Some(obj))
+            }
             (Goal::Score, Eval::Rollout { .. }) if rules.min_group <= 2 => (!has_pair(child), None),
             (Goal::Clear, _) | (Goal::Score, Eval::Groups) => {
                 let pot = sc.child.potential(child, rules);
-                let obj = match cfg.goal {
-                    Goal::Clear => score + pot.points - cfg.clear_penalty * i64::from(pot.loose),
-                    Goal::Score => score + pot.points,
-                };
-                (pot.groups == 0, Some(obj))
+                (pot.groups == 0, Some(potential_objective(cfg, score, &pot)))
             }
             (Goal::Score, Eval::Tabu { tabu_pct }) => {
                 sc.child.summarize(child, rules.min_group);
@@ -411,8 +445,8 @@ fn evaluate(
                 len: depth + 1,
                 parent_path: parent.path,
                 mv,
-                tiles_left: child.tiles(),
-                cleared: child.is_clear(),
+                tiles_left: pre.tiles,
+                cleared: pre.tiles == 0,
                 rollout: None,
             });
             continue;

@@ -22,7 +22,7 @@
 //! All buffers live in [`Groups`] and are reused: finding groups allocates nothing once the
 //! buffers have grown to the board's size.
 
-use crate::board::{Board, MAX_HEIGHT, MAX_WIDTH};
+use crate::board::{Board, Col, MAX_HEIGHT, MAX_WIDTH};
 use crate::rules::Rules;
 
 /// A removable group.
@@ -122,6 +122,184 @@ pub fn has_pair(board: &Board) -> bool {
     any != 0
 }
 
+/// Calls `f(i, j)` once per run boundary where run `i` of column `l` (counted from the bottom)
+/// touches run `j` of column `r` in the same colour; `sl`, `sr` are the columns' run starts.
+#[inline]
+fn each_link(l: &Col, r: &Col, sl: u32, sr: u32, mut f: impl FnMut(u16, u16)) {
+    let h = l.same_as(r);
+    let mut links = h & (!(h << 1) | sl | sr);
+    while links != 0 {
+        let bit = links & links.wrapping_neg();
+        links ^= bit;
+        let upto = bit | (bit - 1);
+        f((sl & upto).count_ones() as u16 - 1, (sr & upto).count_ones() as u16 - 1);
+    }
+}
+
+impl Potential {
+    /// Nothing: no groups, no tiles.
+    pub const ZERO: Potential = Potential { points: 0, groups: 0, loose: 0 };
+
+    /// Counts one group of `size` tiles.
+    #[inline]
+    fn add(&mut self, size: u32, rules: &Rules) {
+        if size >= rules.min_group {
+            self.points += rules.points(size);
+            self.groups += 1;
+        } else {
+            self.loose += size;
+        }
+    }
+
+    #[inline]
+    fn plus(self, o: Potential) -> Potential {
+        Potential {
+            points: self.points + o.points,
+            groups: self.groups + o.groups,
+            loose: self.loose + o.loose,
+        }
+    }
+}
+
+/// Union-find with sizes at the roots (for [`Sweeps`]); the root of a set is its smallest index.
+#[inline]
+fn union_sized(parent: &mut [u16], size: &mut [u32], a: u16, b: u16) {
+    let (ra, rb) = (root(parent, a), root(parent, b));
+    if ra != rb {
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[hi as usize] = lo;
+        size[lo as usize] += size[hi as usize];
+    }
+}
+
+/// What a position's children share, for evaluating each child's [`Potential`] from only the
+/// columns its move changed ([`Groups::potential_child`]).
+///
+/// Removing a group that spans columns `x_lo..=x_hi` changes no cell outside them, and a
+/// column's neighbours change only next to them. So every group of the child that does not
+/// reach columns `x_lo - 1..=x_hi + 1` is a group of the *prefix* sub-board (columns
+/// `0..x_lo - 1`) or of the *suffix* (columns `x_hi + 1..`) that stays clear of that
+/// sub-board's inner edge column, and one sweep from each side records, for every column `a`:
+/// the groups of the prefix `0..=a` that do not touch `a` (`pre_closed[a]`), and for each run
+/// of column `a` the prefix group it is in (as the first run of column `a` in that group)
+/// and that group's size. The child then only links the changed columns between the two edge
+/// columns, whose runs carry their prefix and suffix groups.
+#[derive(Clone, Debug, Default)]
+pub struct Sweeps {
+    live: usize,
+    base: Vec<u16>,
+    pre_closed: Vec<Potential>,
+    suf_closed: Vec<Potential>,
+    pre_label: Vec<u16>,
+    pre_size: Vec<u32>,
+    suf_label: Vec<u16>,
+    suf_size: Vec<u32>,
+    uf: Vec<u16>,
+    sz: Vec<u32>,
+    stamp: Vec<u32>,
+    first: Vec<u16>,
+}
+
+impl Sweeps {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// One sweep over the columns (left to right, or right to left with `rev`): fills
+    /// `closed[a]`, `label[r]` and `gsize[r]` for every column `a` and run `r`.
+    fn sweep(
+        &mut self,
+        g: &Groups,
+        cols: &[Col],
+        rules: &Rules,
+        rev: bool,
+    ) -> (Vec<Potential>, Vec<u16>, Vec<u32>) {
+        let n = g.runs;
+        let w = cols.len();
+        let (mut closed, mut label, mut gsize) = if rev {
+            (
+                std::mem::take(&mut self.suf_closed),
+                std::mem::take(&mut self.suf_label),
+                std::mem::take(&mut self.suf_size),
+            )
+        } else {
+            (
+                std::mem::take(&mut self.pre_closed),
+                std::mem::take(&mut self.pre_label),
+                std::mem::take(&mut self.pre_size),
+            )
+        };
+        closed.resize(MAX_WIDTH, Potential::ZERO);
+        label.resize(MAX_RUNS, 0);
+        gsize.resize(MAX_RUNS, 0);
+        let (uf, sz, stamp, first) =
+            (&mut self.uf[..n], &mut self.sz[..n], &mut self.stamp[..n], &mut self.first[..n]);
+        let (lab, gsz) = (&mut label[..n], &mut gsize[..n]);
+        for r in 0..n {
+            uf[r] = r as u16;
+            sz[r] = g.mask[r].count_ones();
+            stamp[r] = u32::MAX;
+        }
+        let base = &g.base;
+        let mut acc = Potential::ZERO;
+        for step in 0..w {
+            let a = if rev { w - 1 - step } else { step };
+            let runs_a = usize::from(base[a])..usize::from(base[a + 1]);
+            if step > 0 {
+                let prev = if rev { a + 1 } else { a - 1 };
+                let (l, r) = if rev { (a, prev) } else { (prev, a) };
+                each_link(&cols[l], &cols[r], g.starts[l], g.starts[r], |i, j| {
+                    union_sized(uf, sz, base[l] + i, base[r] + j);
+                });
+            }
+            // Label this column's runs by their group's first run here (stamped `a`).
+            for r in runs_a {
+                let k = root(uf, r as u16) as usize;
+                if stamp[k] != a as u32 {
+                    stamp[k] = a as u32;
+                    first[k] = r as u16;
+                }
+                lab[r] = first[k];
+                gsz[r] = sz[k];
+            }
+            // Groups that reach the previous column but not this one are complete.
+            if step > 0 {
+                let prev = if rev { a + 1 } else { a - 1 };
+                for r in usize::from(base[prev])..usize::from(base[prev + 1]) {
+                    let k = root(uf, r as u16) as usize;
+                    if stamp[k] != a as u32 {
+                        stamp[k] = a as u32;
+                        acc.add(sz[k], rules);
+                    }
+                }
+            }
+            closed[a] = acc;
+        }
+        (closed, label, gsize)
+    }
+
+    /// Records the sweeps of `board`, whose runs `g` has just cut ([`Groups::find`],
+    /// [`Groups::summarize`] or [`Groups::potential`] on the same board).
+    pub fn build(&mut self, g: &Groups, board: &Board, rules: &Rules) {
+        if self.uf.len() < MAX_RUNS {
+            self.uf.resize(MAX_RUNS, 0);
+            self.sz.resize(MAX_RUNS, 0);
+            self.stamp.resize(MAX_RUNS, 0);
+            self.first.resize(MAX_RUNS, 0);
+        }
+        let cols = board.cols();
+        self.live = cols.len();
+        self.base.clear();
+        self.base.extend_from_slice(&g.base[..=cols.len()]);
+        let (c, l, z) = self.sweep(g, cols, rules, false);
+        debug_assert!(c.len() == MAX_WIDTH && l.len() == MAX_RUNS && z.len() == MAX_RUNS);
+        (self.pre_closed, self.pre_label, self.pre_size) = (c, l, z);
+        let (c, l, z) = self.sweep(g, cols, rules, true);
+        (self.suf_closed, self.suf_label, self.suf_size) = (c, l, z);
+    }
+}
+
 impl Default for Groups {
     fn default() -> Self {
         Self::new()
@@ -215,9 +393,96 @@ impl Groups {
         out
     }
 
+    /// The [`Potential`] of `child`, the position after removing a group spanning columns
+    /// `x_lo..=x_hi` from the position whose [`Sweeps`] are `sw`: the same value as
+    /// [`potential`](Self::potential) on `child`, but only the changed columns and the two
+    /// columns beside them are linked.
+    pub fn potential_child(
+        &mut self,
+        sw: &Sweeps,
+        child: &Board,
+        x_lo: usize,
+        x_hi: usize,
+        rules: &Rules,
+    ) -> Potential {
+        let span = x_hi - x_lo + 1;
+        let m = child.live_width() + span - sw.live; // changed columns still standing
+        let has_left = x_lo > 0;
+        let has_right = x_hi + 1 < sw.live;
+        let lo = x_lo - usize::from(has_left);
+        let cols = &child.cols()[lo..x_lo + m + usize::from(has_right)];
+        self.cut_runs(cols);
+        let n = self.runs;
+        let mut out = Potential::ZERO;
+        {
+            let (mask, size) = (&self.mask[..n], &mut self.size[..n]);
+            for r in 0..n {
+                size[r] = mask[r].count_ones();
+            }
+        }
+        // The edge columns' runs weigh their whole prefix (suffix) group, carried by the
+        // group's first run in the column; the column's other runs of that group join it.
+        let mut edge = |col: usize, pcol: usize, label: &[u16], gsize: &[u32]| {
+            let (b, pb) = (self.base[col], sw.base[pcol]);
+            for j in 0..self.base[col + 1] - b {
+                let first = label[usize::from(pb + j)] - pb;
+                let r = usize::from(b + j);
+                if first == j {
+                    self.size[r] = gsize[usize::from(pb + j)];
+                } else {
+                    self.size[r] = 0;
+                    self.parent[r] = b + first;
+                }
+            }
+        };
+        if has_left {
+            edge(0, x_lo - 1, &sw.pre_label, &sw.pre_size);
+            out = out.plus(sw.pre_closed[x_lo - 1]);
+        }
+        if has_right {
+            edge(cols.len() - 1, x_hi + 1, &sw.suf_label, &sw.suf_size);
+            out = out.plus(sw.suf_closed[x_hi + 1]);
+        }
+        self.link_pairs(cols);
+        let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
+        for r in 0..n {
+            let p = parent[parent[r] as usize];
+            parent[r] = p;
+            if p as usize != r {
+                size[p as usize] += size[r];
+            }
+        }
+        for r in 0..n {
+            if parent[r] as usize == r {
+                out.add(size[r], rules);
+            }
+        }
+        self.groups.clear();
+        out
+    }
+
     /// Cuts the columns into runs and links them; afterwards `parent[r]` is the root (the
     /// smallest run index) of run `r`'s group, and `size[root]` the group's tiles.
     fn link(&mut self, board: &Board) {
+        let cols = board.cols();
+        self.cut_runs(cols);
+        self.link_pairs(cols);
+        // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
+        // pass in index order resolves every run to its root; the same pass sums the sizes.
+        let n = self.runs;
+        let (parent, mask, size) = (&mut self.parent[..n], &self.mask[..n], &mut self.size[..n]);
+        size.fill(0);
+        for r in 0..n {
+            let p = parent[parent[r] as usize];
+            parent[r] = p;
+            size[p as usize] += mask[r].count_ones();
+        }
+    }
+
+    /// Cuts `cols` into single-colour runs: `mask`, `xs`, `parent` (each its own root),
+    /// `base` (first run of each column), `starts` and `runs`.
+    #[inline]
+    fn cut_runs(&mut self, cols: &[Col]) {
         if self.mask.len() < MAX_RUNS {
             self.mask.resize(MAX_RUNS, 0);
             self.xs.resize(MAX_RUNS, 0);
@@ -227,60 +492,42 @@ impl Groups {
             self.head.resize(MAX_RUNS, 0);
             self.x_hi.resize(MAX_RUNS, 0);
         }
-        let cols = board.cols();
         let mut n = 0usize;
-        {
-            let (mask, xs, parent) = (&mut self.mask[..], &mut self.xs[..], &mut self.parent[..]);
-            for (x, col) in cols.iter().enumerate() {
-                self.base[x] = n as u16;
-                let starts = col.occ & !col.same_as_below();
-                self.starts[x] = starts;
-                // One past the top tile: `occ` is a low mask (0 for a full 32-row column,
-                // which the wrapping subtraction below turns into "to the top").
-                let top = col.occ.wrapping_add(1);
-                let k = starts.count_ones() as usize;
-                // One bounds check per column: the loop below indexes within `k`.
-                let (m, p, xk) = (&mut mask[n..n + k], &mut parent[n..n + k], &mut xs[n..n + k]);
-                let mut rest = starts;
-                for (i, ((mi, pi), xi)) in m.iter_mut().zip(p.iter_mut()).zip(xk).enumerate() {
-                    let s = rest & rest.wrapping_neg();
-                    rest ^= s;
-                    let end = if rest != 0 { rest & rest.wrapping_neg() } else { top };
-                    *mi = end.wrapping_sub(s);
-                    *pi = (n + i) as u16;
-                    *xi = x as u8;
-                }
-                n += k;
+        let (mask, xs, parent) = (&mut self.mask[..], &mut self.xs[..], &mut self.parent[..]);
+        for (x, col) in cols.iter().enumerate() {
+            self.base[x] = n as u16;
+            let starts = col.occ & !col.same_as_below();
+            self.starts[x] = starts;
+            // One past the top tile: `occ` is a low mask (0 for a full 32-row column,
+            // which the wrapping subtraction below turns into "to the top").
+            let top = col.occ.wrapping_add(1);
+            let k = starts.count_ones() as usize;
+            // One bounds check per column: the loop below indexes within `k`.
+            let (m, p, xk) = (&mut mask[n..n + k], &mut parent[n..n + k], &mut xs[n..n + k]);
+            let mut rest = starts;
+            for (i, ((mi, pi), xi)) in m.iter_mut().zip(p.iter_mut()).zip(xk).enumerate() {
+                let s = rest & rest.wrapping_neg();
+                rest ^= s;
+                let end = if rest != 0 { rest & rest.wrapping_neg() } else { top };
+                *mi = end.wrapping_sub(s);
+                *pi = (n + i) as u16;
+                *xi = x as u8;
             }
+            n += k;
         }
         self.base[cols.len()] = n as u16;
         self.runs = n;
-        let parent = &mut self.parent[..n];
+    }
+
+    /// Unions the runs of every pair of neighbouring columns of `cols` (after
+    /// [`cut_runs`](Self::cut_runs) on the same columns).
+    #[inline]
+    fn link_pairs(&mut self, cols: &[Col]) {
+        let parent = &mut self.parent[..self.runs];
         for x in 1..cols.len() {
-            let h = cols[x - 1].same_as(&cols[x]);
-            if h == 0 {
-                continue;
-            }
-            let (sl, sr) = (self.starts[x - 1], self.starts[x]);
-            let (bl, br) = (self.base[x - 1], self.base[x]);
-            let mut links = h & (!(h << 1) | sl | sr);
-            while links != 0 {
-                let bit = links & links.wrapping_neg();
-                links ^= bit;
-                let upto = bit | (bit - 1);
-                let a = bl + (sl & upto).count_ones() as u16 - 1;
-                let b = br + (sr & upto).count_ones() as u16 - 1;
-                union(parent, a, b);
-            }
-        }
-        // Roots are the smallest index of their set and `parent[r] <= r` always holds, so one
-        // pass in index order resolves every run to its root; the same pass sums the sizes.
-        let (mask, size) = (&self.mask[..n], &mut self.size[..n]);
-        size.fill(0);
-        for r in 0..n {
-            let p = parent[parent[r] as usize];
-            parent[r] = p;
-            size[p as usize] += mask[r].count_ones();
+            each_link(&cols[x - 1], &cols[x], self.starts[x - 1], self.starts[x], |i, j| {
+                union(parent, self.base[x - 1] + i, self.base[x] + j);
+            });
         }
     }
 

@@ -32,5 +32,5 @@ pub mod rules;
 pub mod trace;
 
 pub use board::{Board, BoardError, Col, Setup};
-pub use groups::{has_pair, play, Group, Groups, PlayError, Potential};
+pub use groups::{has_pair, play, Group, Groups, PlayError, Potential, Sweeps};
 pub use rules::{Points, Rules};

@@ -4,7 +4,7 @@
 
 use bits::{pext, PextPath, Rng};
 use samegame::reference::RefBoard;
-use samegame::{has_pair, play, Board, Groups, Rules};
+use samegame::{has_pair, play, Board, Groups, Rules, Sweeps};
 
 /// A random board, then a random number of random moves, so boards have ragged columns and
 /// closed gaps, not only full rectangles.
@@ -33,6 +33,7 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
     let rules = Rules::default();
     let mut rng = Rng::new(seed);
     let mut groups = Groups::new();
+    let (mut sweeps, mut childg) = (Sweeps::new(), Groups::new());
     let mut done = 0;
     while done < cases {
         let b = random_position(&mut rng);
@@ -62,6 +63,28 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
             (slow_points, slow.len(), loose),
             "potential on\n{b}"
         );
+        // Every child's potential from the parent's sweeps equals the potential found on the
+        // child itself (which the line above gates against the reference).
+        let mrules = Rules { min_group, ..rules };
+        sweeps.build(&groups, &b, &mrules);
+        for g in groups.list().to_vec() {
+            let mut child = b.clone();
+            groups.remove(&mut child, &g);
+            let inc = childg.potential_child(
+                &sweeps,
+                &child,
+                usize::from(g.x_lo),
+                usize::from(g.x_hi),
+                &mrules,
+            );
+            assert_eq!(
+                inc,
+                light.potential(&child, &mrules),
+                "potential_child after ({}, {}) from\n{b}",
+                g.x,
+                g.y
+            );
+        }
         // A pair exists iff some group of two or more exists.
         assert_eq!(has_pair(&b), !r.groups(2).is_empty(), "has_pair on\n{b}");
         // Several moves per position keeps the reference's cost down and still covers
