@@ -994,21 +994,7 @@ fn ab(a: AbArgs) -> CliResult {
 // bench
 
 fn random_games_fast(rules: &Rules, seed: u64, games: u64) -> u64 {
-    let mut moves = 0u64;
-    for i in 0..games {
-        let s = bits::rng::sub_seed(seed, i);
-        let mut draws = RandomDraws::new(rules, s);
-        let mut pos = Position::new_game(rules, &mut draws);
-        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
-        while !pos.over {
-            let open = pos.board.open_columns();
-            let k = policy.below(u64::from(open.count_ones())) as u32;
-            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
-            pos.play_unchecked(rules, col, &mut draws);
-            moves += 1;
-        }
-    }
-    moves
+    drop7::engine::random_policy_games(rules, seed, games)
 }
 
 fn random_games_reference(rules: &Rules, seed: u64, games: u64) -> u64 {

@@ -2,27 +2,8 @@
 //! and CPU timing: `random_games [GAMES] [SEED]` prints the moves played and, on Linux, the
 //! thread CPU time. The policy is the bench's: a uniform open column drawn from its own stream.
 
-use drop7::engine::RandomDraws;
-use drop7::{Mode, Position, Rules};
-
-#[inline(never)]
-fn play(rules: &Rules, seed: u64, games: u64) -> u64 {
-    let mut moves = 0u64;
-    for i in 0..games {
-        let s = bits::rng::sub_seed(seed, i);
-        let mut draws = RandomDraws::new(rules, s);
-        let mut pos = Position::new_game(rules, &mut draws);
-        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
-        while !pos.over {
-            let open = pos.board.open_columns();
-            let k = policy.below(u64::from(open.count_ones())) as u32;
-            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
-            pos.play_unchecked(rules, col, &mut draws);
-            moves += 1;
-        }
-    }
-    moves
-}
+use drop7::engine::random_policy_games;
+use drop7::{Mode, Rules};
 
 fn cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
@@ -35,7 +16,7 @@ fn main() {
     let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let rules = Rules::new(Mode::Hardcore);
     let c0 = cpu_ns();
-    let moves = std::hint::black_box(play(&rules, seed, games));
+    let moves = std::hint::black_box(random_policy_games(&rules, seed, games));
     match (c0, cpu_ns()) {
         (Some(a), Some(b)) if b > a => {
             let s = (b - a) as f64 * 1e-9;

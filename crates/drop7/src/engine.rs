@@ -699,6 +699,30 @@ impl Position {
     }
 }
 
+/// The engine throughput workload: `games` random-policy games with these rules, game `i`
+/// from the stream [`RandomDraws::new`]`(rules, s)` with `s = sub_seed(seed, i)`, each move a
+/// uniform open column drawn from a second stream `Rng::new(sub_seed(s, 1))`
+/// (`below(open count)`, then the k-th open column). Returns the moves played. Kept out of
+/// line so the bench, the profiling example and callgrind all time the same code.
+#[inline(never)]
+pub fn random_policy_games(rules: &Rules, seed: u64, games: u64) -> u64 {
+    let mut moves = 0u64;
+    for i in 0..games {
+        let s = bits::rng::sub_seed(seed, i);
+        let mut draws = RandomDraws::new(rules, s);
+        let mut pos = Position::new_game(rules, &mut draws);
+        let mut policy = Rng::new(bits::rng::sub_seed(s, 1));
+        while !pos.over {
+            let open = pos.board.open_columns();
+            let k = policy.below(u64::from(open.count_ones())) as u32;
+            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
+            pos.play_unchecked(rules, col, &mut draws);
+            moves += 1;
+        }
+    }
+    moves
+}
+
 fn normal_opening(rng: &mut Rng) -> Board {
     let want = 11 + rng.below(11) as u32;
     let mut board = Board::EMPTY;
