@@ -16,19 +16,21 @@
 //!                                     lowest row has l cells (1..4)
 //!   TILES[START[g]..END[g][rows]]     those whose top row is below `rows`, sorted by top row
 //!                                     (compact shapes first), as (mask, piece)
-//!   LISTS      the same tiles copied once per height `rows`, so that the groups 4c .. 4c+run
-//!              of tiles with top row below `rows` are ONE slice; one word per tile:
-//!              mask (bits 0..60) | piece << 60
+//!   LISTS      the same tiles copied once per height `rows` and per state of the cells one
+//!              and two rows above c (a filled one leaves out the tiles covering it), so
+//!              that the groups 4c .. 4c+run of tiles with top row below `rows` are ONE
+//!              slice in the table's order; one word per tile: mask (bits 0..60) | piece << 60
 //!   one step:  run = empty cells from c rightwards (capped at 4); for each word of the slice:
 //!              word & !empty == 0  &&  counts[piece] > 0   ->  empty ^= mask
 //! ```
 //!
 //! Cell `(x, y0)` has at most 136 tiles (y0 = 0 in 6 rows: 1 flat I, 9 two-row shapes on 5
 //! choices of second row, 8 three-row shapes on 10 pairs, the upright I on 10 triples); the
-//! whole table is 2,727 tiles (24 KiB), the per-height lists 5,432 words (42 KiB; the 4-row
-//! part the 4-line search uses is 764 words, 6 KiB). One slice instead of one per lowest-row length
-//! (session 3) visits the same tiles in the same order with fewer loop starts: 374 M -> 357 M
-//! instructions on the 4-line benchmark, same nodes. Refuted sub-problems are remembered in a
+//! whole table is 2,727 tiles (24 KiB), the lists 14,548 words (114 KiB; the 4-row part the
+//! 4-line search uses is 1,942 words, 15 KiB). Session 3, instructions on the 4-line benchmark
+//! with the same nodes: one slice instead of one per lowest-row length (same tiles in the same
+//! order, fewer loop starts) 374 M -> 357 M; the variants by the cells above the anchor (tiles
+//! that would fail the emptiness test are not visited) 336 M -> 313 M. Refuted sub-problems are remembered in a
 //! [`TileFailures`] set keyed by (empty cells, piece counts) that the solver keeps for a whole
 //! search. The slow twin, one `u16` row at a time with no table, is
 //! [`reference::tileable_rows`](crate::reference::tileable_rows); a gate test checks that the two
@@ -238,33 +240,63 @@ const fn build_table() -> Table {
 /// The tile table.
 const TABLE: Table = build_table();
 
-/// Number of entries of [`Lists`]: for every height `rows` (1..=6) the tiles whose top row is
-/// below it.
+/// Whether a list entry for anchor cell `c` is kept in variant `v` of the lists: variant 0
+/// keeps every tile, variant 1 (the cell above the anchor is filled) only the tiles that do not
+/// cover that cell.
+const fn kept(mask: u64, c: usize, v: usize) -> bool {
+    let mut i = 0;
+    while i < PROBES.len() {
+        if v >> i & 1 == 1 && c + PROBES[i] < 60 && mask >> (c + PROBES[i]) & 1 == 1 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Offsets (from the anchor cell) of the cells whose state picks the list variant.
+const PROBES: [usize; 2] = [10, 20];
+/// Number of list variants.
+const VARIANTS: usize = 1 << PROBES.len();
+
+/// Number of entries of [`Lists`]: for both variants and every height `rows` (1..=6) the tiles
+/// whose top row is below it.
 const N_LIST: usize = {
     let t = &TABLE;
     let mut n = 0;
-    let mut rows = 1;
-    while rows <= 6 {
-        let mut g = 0;
-        while g < 40 * rows {
-            n += (t.end[g][rows] - t.start[g]) as usize;
-            g += 1;
+    let mut v = 0;
+    while v < VARIANTS {
+        let mut rows = 1;
+        while rows <= 6 {
+            let mut g = 0;
+            while g < 40 * rows {
+                let mut i = t.start[g] as usize;
+                while i < t.end[g][rows] as usize {
+                    if kept(t.mask[i], g / 4, v) {
+                        n += 1;
+                    }
+                    i += 1;
+                }
+                g += 1;
+            }
+            rows += 1;
         }
-        rows += 1;
+        v += 1;
     }
     n
 };
 
-/// The search's view of the [`Table`], one copy per remaining height so that the candidates
-/// of one step are one contiguous slice: for height `rows` and anchor cell `c`, the tiles of
-/// groups `4 * c .. 4 * c + l` whose top row is below `rows`, in the table's order (lowest-row
-/// length, then top row), start at `base[rows][c]` and end at `lend[rows][c][l - 1]`. Each
-/// entry is one word: the cell mask in bits 0..60 and the piece index in bits 60..63, so a
-/// candidate costs one load.
+/// The search's view of the [`Table`], copied per remaining height and per state of the cell
+/// above the anchor, so that the candidates of one step are one contiguous slice: for variant
+/// `v` (1: the cell above the anchor is filled, tiles covering it left out), height `rows` and
+/// anchor cell `c`, the tiles of groups `4 * c .. 4 * c + l` whose top row is below `rows`, in
+/// the table's order (lowest-row length, then top row), start at `base[v][rows][c]` and end at
+/// `lend[v][rows][c][l - 1]`. Each entry is one word: the cell mask in bits 0..60 and the
+/// piece index in bits 60..63, so a candidate costs one load.
 struct Lists {
     tile: [u64; N_LIST],
-    base: [[u16; 60]; 7],
-    lend: [[[u16; 4]; 60]; 7],
+    base: [[[u16; 60]; 7]; VARIANTS],
+    lend: [[[[u16; 4]; 60]; 7]; VARIANTS],
 }
 
 /// The cell bits of a [`Lists`] entry.
@@ -272,29 +304,39 @@ const CELLS: u64 = (1 << 60) - 1;
 
 const fn build_lists() -> Lists {
     let t = &TABLE;
-    let mut out = Lists { tile: [0; N_LIST], base: [[0; 60]; 7], lend: [[[0; 4]; 60]; 7] };
+    let mut out = Lists {
+        tile: [0; N_LIST],
+        base: [[[0; 60]; 7]; VARIANTS],
+        lend: [[[[0; 4]; 60]; 7]; VARIANTS],
+    };
     let mut n = 0;
-    let mut rows = 1;
-    while rows <= 6 {
-        let mut c = 0;
-        while c < 10 * rows {
-            out.base[rows][c] = n as u16;
-            let mut l = 0;
-            while l < 4 {
-                let g = 4 * c + l;
-                let mut i = t.start[g] as usize;
-                while i < t.end[g][rows] as usize {
-                    assert!(t.mask[i] & !CELLS == 0);
-                    out.tile[n] = t.mask[i] | (t.piece[i] as u64) << 60;
-                    n += 1;
-                    i += 1;
+    let mut v = 0;
+    while v < VARIANTS {
+        let mut rows = 1;
+        while rows <= 6 {
+            let mut c = 0;
+            while c < 10 * rows {
+                out.base[v][rows][c] = n as u16;
+                let mut l = 0;
+                while l < 4 {
+                    let g = 4 * c + l;
+                    let mut i = t.start[g] as usize;
+                    while i < t.end[g][rows] as usize {
+                        assert!(t.mask[i] & !CELLS == 0);
+                        if kept(t.mask[i], c, v) {
+                            out.tile[n] = t.mask[i] | (t.piece[i] as u64) << 60;
+                            n += 1;
+                        }
+                        i += 1;
+                    }
+                    out.lend[v][rows][c][l] = n as u16;
+                    l += 1;
                 }
-                out.lend[rows][c][l] = n as u16;
-                l += 1;
+                c += 1;
             }
-            c += 1;
+            rows += 1;
         }
-        rows += 1;
+        v += 1;
     }
     assert!(n == N_LIST && n < u16::MAX as usize);
     out
@@ -305,12 +347,18 @@ static LISTS: Lists = build_lists();
 /// The candidate tiles for the lowest, leftmost empty cell `c` of `empty` in a zone of height
 /// `rows`: those whose lowest row fits the run of empty cells from `c` rightwards (a run longer
 /// than the row only reaches tiles that do not exist, and bits of the next row never match a
-/// tile: no tile crosses a wall).
+/// tile: no tile crosses a wall), without the tiles covering the cell above `c` if it is
+/// filled. Every tile left out would fail the emptiness test; the order of the rest is kept.
 #[inline]
 fn candidates(empty: u64, c: usize, rows: usize) -> &'static [u64] {
     let run = ((empty >> c).trailing_ones() as usize).min(4);
-    let lo = usize::from(LISTS.base[rows][c]);
-    let hi = usize::from(LISTS.lend[rows][c][run - 1]);
+    let fill = !empty >> c;
+    let mut v = 0;
+    for (i, &d) in PROBES.iter().enumerate() {
+        v |= ((fill >> d & 1) as usize) << i;
+    }
+    let lo = usize::from(LISTS.base[v][rows][c]);
+    let hi = usize::from(LISTS.lend[v][rows][c][run - 1]);
     &LISTS.tile[lo..hi]
 }
 
@@ -578,8 +626,9 @@ mod tests {
     #[test]
     fn table_size_matches_the_count_in_the_docs() {
         assert_eq!(N_TILES, 2_727);
-        assert_eq!(N_LIST, 5_432);
-        assert_eq!(LISTS.base[5][0] - LISTS.base[4][0], 764);
+        assert_eq!(N_LIST, 14_548);
+        let four: u16 = (0..VARIANTS).map(|v| LISTS.base[v][5][0] - LISTS.base[v][4][0]).sum();
+        assert_eq!(four, 1_942);
         // Cell (0, 0) in 6 rows: every shape that fits against the left wall.
         let c0: usize = (0..4).map(|g| usize::from(TABLE.end[g][6] - TABLE.start[g])).sum();
         assert!(c0 <= 136);
