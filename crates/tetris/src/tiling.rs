@@ -545,29 +545,67 @@ pub fn tiling(
 ) -> bool {
     let empty = !zone & zone_mask(rows);
     out.len = 0;
-    rec(empty, rows as usize, counts, failed, out)
+    let cells = empty.count_ones();
+    let ok = if cells >= CACHE_MIN_CELLS {
+        rec(empty, rows as usize, counts, failed, out, 0)
+    } else {
+        small(empty, rows as usize, counts, out, 0)
+    };
+    if ok {
+        out.len = (cells / 4) as u8;
+    }
+    ok
 }
 
+/// One exact-cover step on a sub-problem of at least [`CACHE_MIN_CELLS`] cells (looked up in
+/// and added to the failure set). On success the tile chosen at step `depth` is written to
+/// `out.tiles[depth]` (a zone holds at most 15 tiles).
 fn rec(
     empty: u64,
     rows: usize,
     counts: &mut [u8; 7],
     failed: &mut TileFailures,
     out: &mut Witness,
+    depth: usize,
 ) -> bool {
-    if empty == 0 {
-        return true;
-    }
-    if usize::from(out.len) == out.tiles.len() {
-        return false;
-    }
-    let cache = empty.count_ones() >= CACHE_MIN_CELLS;
-    let key = if cache { u128::from(empty) | u128::from(pack_counts(counts)) << 64 } else { 0 };
-    if cache && failed.contains(key) {
+    debug_assert!(empty.count_ones() >= CACHE_MIN_CELLS && depth < out.tiles.len());
+    let key = u128::from(empty) | u128::from(pack_counts(counts)) << 64;
+    if failed.contains(key) {
         return false;
     }
     let c = empty.trailing_zeros() as usize;
-    let at = usize::from(out.len);
+    let fill = !empty & CELLS;
+    let next_small = empty.count_ones() - 4 < CACHE_MIN_CELLS;
+    for &t in candidates(empty, c, rows) {
+        let p = (t >> 60) as usize;
+        if t & fill != 0 || counts[p] == 0 {
+            continue;
+        }
+        let m = t & CELLS;
+        counts[p] -= 1;
+        let ok = if next_small {
+            small(empty ^ m, rows, counts, out, depth + 1)
+        } else {
+            rec(empty ^ m, rows, counts, failed, out, depth + 1)
+        };
+        counts[p] += 1;
+        if ok {
+            out.tiles[depth] = m;
+            out.pieces[depth] = p as u8;
+            return true;
+        }
+    }
+    failed.insert(key);
+    false
+}
+
+/// [`rec`] below [`CACHE_MIN_CELLS`] cells: no failure set.
+fn small(empty: u64, rows: usize, counts: &mut [u8; 7], out: &mut Witness, depth: usize) -> bool {
+    if empty == 0 {
+        return true;
+    }
+    debug_assert!(depth < out.tiles.len());
+    let c = empty.trailing_zeros() as usize;
     let fill = !empty & CELLS;
     for &t in candidates(empty, c, rows) {
         let p = (t >> 60) as usize;
@@ -576,18 +614,13 @@ fn rec(
         }
         let m = t & CELLS;
         counts[p] -= 1;
-        out.tiles[at] = m;
-        out.pieces[at] = p as u8;
-        out.len += 1;
-        let ok = rec(empty ^ m, rows, counts, failed, out);
+        let ok = small(empty ^ m, rows, counts, out, depth + 1);
         counts[p] += 1;
         if ok {
+            out.tiles[depth] = m;
+            out.pieces[depth] = p as u8;
             return true;
         }
-        out.len -= 1;
-    }
-    if cache {
-        failed.insert(key);
     }
     false
 }
