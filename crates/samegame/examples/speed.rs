@@ -5,6 +5,7 @@
 //! valgrind --tool=callgrind target/release/examples/speed ir 0 15 15 5
 //!     # MODE 0 find, 1 summarize, 2 potential, 3 nothing (subtract it); W H COLOURS
 //! RAYON_NUM_THREADS=1 target/release/examples/speed clear 1    # fixed-width clear, 15x10
+//! RAYON_NUM_THREADS=1 target/release/examples/speed clear30 1 1000  # 30x20, width 1000
 //! ```
 use samegame::beam::{search, Config, Goal};
 use samegame::{Board, Groups, Rules};
@@ -64,9 +65,10 @@ fn main() {
         _ => {
             let (w, h) = if what == "clear30" { (30, 20) } else { (15, 10) };
             let n = args.get(2).map_or(5, |a| a.parse().unwrap());
+            let width = args.get(3).map_or(5000, |a| a.parse().unwrap());
             for s in 0..n {
                 let b = Board::random(w, h, 3, 1000 + s);
-                let mut cfg = Config::new(Goal::Clear, 5000);
+                let mut cfg = Config::new(Goal::Clear, width);
                 cfg.widen = false;
                 let t = Instant::now();
                 let out = search(&b, &cfg, None, |_| {});

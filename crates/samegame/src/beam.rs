@@ -600,15 +600,21 @@ fn search_fixed(
             })
             .collect();
         let total: usize = parts.iter().map(|p| p.0.len()).sum();
-        let mut shards: Vec<Vec<Pre>> =
-            (0..64).map(|_| Vec::with_capacity(total / 48 + 16)).collect();
+        let mut pres: Vec<Pre> = Vec::with_capacity(total);
+        // `pres[starts[i]..starts[i + 1]]` are the children of parent `i`.
+        let mut starts: Vec<usize> = Vec::with_capacity(beam.len() + 1);
         let mut masks: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
-        for (pres, m, n) in parts {
+        for (p, m, n) in parts {
+            starts.push(pres.len());
+            pres.extend(p);
             masks.push(m);
             nodes += n;
-            for p in pres {
-                shards[(p.hash >> 58) as usize].push(p);
-            }
+        }
+        starts.push(pres.len());
+        let mut shards: Vec<Vec<u32>> =
+            (0..64).map(|_| Vec::with_capacity(total / 48 + 16)).collect();
+        for (i, p) in pres.iter().enumerate() {
+            shards[(p.hash >> 58) as usize].push(i as u32);
         }
 
         // De-duplicate by board before evaluating: of two equal boards the higher score
@@ -623,25 +629,27 @@ fn search_fixed(
                 || (a.score == b.score
                     && (rank[a.parent as usize], a.mv) < (rank[b.parent as usize], b.mv))
         };
-        let mut unique: Vec<Pre> = shards
+        let pres_ref = &pres;
+        let winners: Vec<u32> = shards
             .into_par_iter()
             .flat_map_iter(|shard| {
                 let cap = (shard.len() * 2).next_power_of_two().max(16);
                 let mut table = vec![u32::MAX; cap];
-                let mut out: Vec<Pre> = Vec::with_capacity(shard.len());
-                for p in shard {
+                let mut out: Vec<u32> = Vec::with_capacity(shard.len());
+                for i in shard {
+                    let p = &pres_ref[i as usize];
                     let mut slot = p.hash as usize & (cap - 1);
                     loop {
                         let t = table[slot];
                         if t == u32::MAX {
                             table[slot] = out.len() as u32;
-                            out.push(p);
+                            out.push(i);
                             break;
                         }
                         let old = &mut out[t as usize];
-                        if old.hash == p.hash {
-                            if better(&p, old) {
-                                *old = p;
+                        if pres_ref[*old as usize].hash == p.hash {
+                            if better(p, &pres_ref[*old as usize]) {
+                                *old = i;
                             }
                             break;
                         }
@@ -652,46 +660,79 @@ fn search_fixed(
             })
             .collect();
 
-        // Pass 1b: evaluate only the distinct children, grouped by parent (one group finding
-        // per parent), in parallel.
-        unique.par_sort_unstable_by_key(|p| (p.parent, p.removal.off));
-        let chunks: Vec<&[Pre]> = unique.chunk_by(|a, b| a.parent == b.parent).collect();
-        type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>);
-        let keep_boards = cfg.passes == Passes::One;
-        let parts: Vec<PerParent> = chunks
-            .par_iter()
-            .map_init(Scratch::new, |sc, pres| {
-                let mut stubs = Vec::with_capacity(pres.len());
-                let (mut boards, mut fin) = (Vec::new(), Vec::new());
-                let i = pres[0].parent as usize;
-                evaluate(
-                    cfg,
-                    &beam[i],
-                    &masks[i],
-                    pres,
-                    layer,
-                    sc,
-                    |s, b| {
-                        stubs.push(s);
-                        if keep_boards {
-                            boards.push(b.clone());
-                        }
-                    },
-                    |f| fin.push(f),
-                );
-                (stubs, boards, fin)
-            })
-            .collect();
-        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(unique.len());
+        // Pass 1b: the distinct children's objectives. The group potential was computed with
+        // the child in pass 1a; other objectives replay the distinct children from their
+        // parent and the stored masks, in parallel per parent.
+        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(winners.len());
         let mut boards: Vec<Board> = Vec::new();
         let mut finished: Vec<Finished> = Vec::new();
-        for (s, b, f) in parts {
-            for st in s {
-                let k = kept.len() as u32;
-                kept.push((st, k));
+        let keep_boards = cfg.passes == Passes::One;
+        if incremental(cfg) && !keep_boards {
+            for &i in &winners {
+                let p = &pres[i as usize];
+                let (obj, terminal) = p.value.expect("set in pass 1a for this objective");
+                if terminal {
+                    finished.push(Finished {
+                        score: p.score,
+                        len: layer + 1,
+                        parent_path: beam[p.parent as usize].path,
+                        mv: p.mv,
+                        tiles_left: p.tiles,
+                        cleared: p.tiles == 0,
+                        rollout: None,
+                    });
+                } else {
+                    let st = Stub {
+                        obj,
+                        hash: p.hash,
+                        score: p.score,
+                        parent: p.parent,
+                        removal: p.removal,
+                        mv: p.mv,
+                    };
+                    kept.push((st, kept.len() as u32));
+                }
             }
-            boards.extend(b);
-            finished.extend(f);
+        } else {
+            let mut keep = vec![false; pres.len()];
+            for &i in &winners {
+                keep[i as usize] = true;
+            }
+            type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>);
+            let parts: Vec<PerParent> = (0..beam.len())
+                .into_par_iter()
+                .map_init(Scratch::new, |sc, i| {
+                    let (lo, hi) = (starts[i], starts[i + 1]);
+                    let mine = pres[lo..hi].iter().zip(&keep[lo..hi]);
+                    let distinct: Vec<Pre> = mine.filter(|(_, &k)| k).map(|(p, _)| *p).collect();
+                    let mut stubs = Vec::with_capacity(distinct.len());
+                    let (mut boards, mut fin) = (Vec::new(), Vec::new());
+                    evaluate(
+                        cfg,
+                        &beam[i],
+                        &masks[i],
+                        &distinct,
+                        layer,
+                        sc,
+                        |s, b| {
+                            stubs.push(s);
+                            if keep_boards {
+                                boards.push(b.clone());
+                            }
+                        },
+                        |f| fin.push(f),
+                    );
+                    (stubs, boards, fin)
+                })
+                .collect();
+            for (s, b, f) in parts {
+                for st in s {
+                    let k = kept.len() as u32;
+                    kept.push((st, k));
+                }
+                boards.extend(b);
+                finished.extend(f);
+            }
         }
         for f in &finished {
             if best.as_ref().is_none_or(|b| ctx.better(f, b)) {
