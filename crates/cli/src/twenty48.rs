@@ -34,7 +34,8 @@ enum Twenty48Command {
         bitarcade 2048 play --games 4 --depth 2\n  \
         bitarcade 2048 play --games 100 --seed 7 --threads 2 --json\n  \
         bitarcade 2048 play --games 1 --seed 3 --depth 3 --record game.json\n  \
-        bitarcade 2048 play --games 10 --time-per-move 50\n\n\
+        bitarcade 2048 play --games 10 --time-per-move 50\n  \
+        bitarcade 2048 play --games 20 --budget 200000 --min-depth 2   (deterministic)\n\n\
         Default setting: adaptive depth clamp(distinct tiles - 1, 4, 16) move layers, \
         probability cutoff 1e-4 (nneonneo/2048-ai's setting). Game i uses spawn seed \
         sub_seed(S, i): the games are identical for any --threads (but not with \
@@ -87,7 +88,15 @@ struct SearchArgs {
     /// Search by iterative deepening until about MS milliseconds per move (not deterministic).
     #[arg(long, value_name = "MS")]
     time_per_move: Option<u64>,
-    /// Largest depth of the adaptive rule.
+    /// Iterative deepening under a node budget: about NODES move-generator calls per move
+    /// (deterministic), from --min-depth up to --max-depth layers.
+    #[arg(long, value_name = "NODES", conflicts_with_all = ["depth", "time_per_move"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    budget: Option<u64>,
+    /// Smallest depth of the adaptive and budget rules.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    min_depth: u8,
+    /// Largest depth of the adaptive and budget rules.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u8).range(1..=16))]
     max_depth: u8,
     /// Chance nodes below this path probability are evaluated, not expanded.
@@ -106,9 +115,11 @@ impl SearchArgs {
         if !(self.prob_cutoff >= 0.0 && self.prob_cutoff < 1.0) {
             return Err(CliError::input("--prob-cutoff must be in [0, 1)"));
         }
-        let depth = match self.depth {
-            Some(d) => Depth::Fixed(d),
-            None => Depth::Adaptive { min: 4.min(self.max_depth), max: self.max_depth },
+        let min = self.min_depth.min(self.max_depth);
+        let depth = match (self.depth, self.budget) {
+            (Some(d), _) => Depth::Fixed(d),
+            (None, Some(nodes)) => Depth::Budget { nodes, min, max: self.max_depth },
+            (None, None) => Depth::Adaptive { min, max: self.max_depth },
         };
         Ok(SearchConfig { depth, prob_cutoff: self.prob_cutoff, tt_bits: self.tt_bits })
     }
@@ -126,6 +137,9 @@ impl SearchArgs {
             (None, Depth::Fixed(d)) => format!("depth {d} move layers"),
             (None, Depth::Adaptive { min, max }) => {
                 format!("adaptive depth clamp(distinct - 1, {min}, {max}) move layers")
+            }
+            (None, Depth::Budget { nodes, min, max }) => {
+                format!("iterative deepening to about {nodes} nodes per move, {min}..{max} layers")
             }
         };
         format!(
@@ -339,6 +353,10 @@ fn play(a: PlayArgs) -> CliResult {
         report.game_moves_per_second, report.game_moves_per_second_per_thread, s.moves, seconds
     );
     println!("search nodes/s     {:.3e} (move-generator calls)", report.search_nodes_per_second);
+    println!(
+        "nodes per move     {:.0} (move-generator calls per game move)",
+        s.nodes as f64 / s.moves.max(1) as f64
+    );
     Ok(())
 }
 

@@ -55,6 +55,34 @@ fn play_is_the_same_for_any_thread_count_and_replays() {
 }
 
 #[test]
+fn budget_play_is_deterministic_and_thread_independent() {
+    let base = [
+        "2048",
+        "play",
+        "--games",
+        "2",
+        "--budget",
+        "3000",
+        "--min-depth",
+        "1",
+        "--seed",
+        "9",
+        "--max-moves",
+        "300",
+        "--json",
+    ];
+    let one = json(&bitarcade(&[&base[..], &["--threads", "1"]].concat()));
+    let two = json(&bitarcade(&[&base[..], &["--threads", "2"]].concat()));
+    assert_eq!(one["summary"], two["summary"]);
+    assert!(one["setting"].as_str().unwrap().contains("3000 nodes"));
+    // The budget bounds the work: far fewer nodes per move than a fixed depth 4 search.
+    let moves = one["summary"]["moves"].as_f64().unwrap();
+    assert!(one["summary"]["nodes"].as_f64().unwrap() / moves < 3000.0 * 4.0);
+    let out = bitarcade(&["2048", "play", "--budget", "100", "--depth", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn bench_and_best_run() {
     let b = json(&bitarcade(&[
         "2048",

@@ -96,6 +96,18 @@ pub enum Depth {
         /// Most layers.
         max: u8,
     },
+    /// Iterative deepening under a node budget: search `min` layers, then one layer more
+    /// while the nodes spent on this move plus the next iteration's predicted cost (the last
+    /// iteration's nodes times its growth over the one before) stay within `nodes`, up to
+    /// `max` layers. Deterministic: it counts nodes, not time.
+    Budget {
+        /// Move-generator calls per move (the "search nodes" of [`Searcher::nodes`]).
+        nodes: u64,
+        /// Fewest layers.
+        min: u8,
+        /// Most layers.
+        max: u8,
+    },
 }
 
 impl Depth {
@@ -107,6 +119,7 @@ impl Depth {
                 let d = board.distinct_ranks().saturating_sub(1).min(255) as u8;
                 d.clamp(min.max(1), max.max(min.max(1)))
             }
+            Depth::Budget { min, .. } => min.max(1),
         }
     }
 }
@@ -204,13 +217,55 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
 
     /// The best move on `board` at the configured depth, or `None` if no move is legal.
     pub fn best_move(&mut self, board: Board) -> Option<Choice> {
+        if let Depth::Budget { nodes, min, max } = self.cfg.depth {
+            return self.best_move_budget(board, nodes, min, max);
+        }
         let depth = self.cfg.depth.layers(board);
         self.search_root(board, depth)
+    }
+
+    /// Iterative deepening under a node budget (see [`Depth::Budget`]). The iterations of one
+    /// move share the transposition table (an entry answers only lookups that need no more
+    /// depth than it was searched with), so a deeper iteration reuses the shallower one's
+    /// chance nodes.
+    pub fn best_move_budget(
+        &mut self,
+        board: Board,
+        budget: u64,
+        min: u8,
+        max: u8,
+    ) -> Option<Choice> {
+        self.next_stamp();
+        let start = self.nodes;
+        let mut d = min.max(1);
+        let mut best = self.root(board, d)?;
+        let mut last = self.nodes - start;
+        let mut before = 0u64;
+        while d < max {
+            // Growth of one more layer, from the last two iterations; before there are two,
+            // assume the typical mid-game factor.
+            let growth = if before > 0 { (last as f64 / before as f64).max(1.0) } else { 6.0 };
+            let spent = self.nodes - start;
+            if spent as f64 + last as f64 * growth > budget as f64 {
+                break;
+            }
+            d += 1;
+            let mark = self.nodes;
+            best = self.root(board, d)?;
+            before = last;
+            last = self.nodes - mark;
+        }
+        Some(best)
     }
 
     /// Searches `board` with `layers` move layers.
     pub fn search_root(&mut self, board: Board, layers: u8) -> Option<Choice> {
         self.next_stamp();
+        self.root(board, layers)
+    }
+
+    /// The root search itself, in the current table generation.
+    fn root(&mut self, board: Board, layers: u8) -> Option<Choice> {
         let mut best: Option<Choice> = None;
         let moves = self.gen.shift_all(board);
         self.nodes += 4;
@@ -258,11 +313,10 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         if layers == 0 || prob < self.cfg.prob_cutoff {
             return self.heur.eval(board);
         }
-        let slot = self.slot(board);
-        let e = self.tt[slot];
-        if e.key == board.0 && e.stamp == self.stamp && e.depth >= layers {
-            return e.value;
+        if let Some(v) = self.probe(board, layers) {
+            return v;
         }
+        let slot = self.slot(board);
         let mut empty = board.empty_mask();
         let n = empty.count_ones();
         debug_assert!(n > 0, "a board after a legal move has an empty cell");
@@ -279,16 +333,47 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         value
     }
 
+    /// The table's value for a chance node searched at least `layers` deep, if it has one.
+    #[inline(always)]
+    fn probe(&self, board: Board, layers: u8) -> Option<f32> {
+        let e = self.tt[self.slot(board)];
+        (e.key == board.0 && e.stamp == self.stamp && e.depth >= layers).then_some(e.value)
+    }
+
     fn max_node(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
         let moves = self.gen.shift_all(board);
         self.nodes += 4;
         if moves.overflow != 0 {
             return WIN_VALUE;
         }
+        let below = layers - 1;
         let mut best = 0.0f32;
-        for nb in moves.boards {
+        if below == 0 || prob < self.cfg.prob_cutoff {
+            // Every child is a leaf.
+            for nb in moves.boards {
+                if nb != board {
+                    best = best.max(self.heur.eval(nb));
+                }
+            }
+            return best;
+        }
+        // Probe the table for all four children before descending into any: the four loads
+        // are independent, so their cache misses overlap instead of stalling one recursive
+        // call each (the probe was half of the search's time). A value found here is final;
+        // a child that missed is probed again inside `chance`, now from cache, which also
+        // catches a sibling that is the same board.
+        let mut known = [None; 4];
+        for (k, &nb) in known.iter_mut().zip(&moves.boards) {
             if nb != board {
-                best = best.max(self.chance(nb, layers - 1, prob));
+                *k = self.probe(nb, below);
+            }
+        }
+        for (k, nb) in known.into_iter().zip(moves.boards) {
+            if nb != board {
+                best = best.max(match k {
+                    Some(v) => v,
+                    None => self.chance(nb, below, prob),
+                });
             }
         }
         best
@@ -335,6 +420,36 @@ mod tests {
         assert_eq!(b.play(c.dir), Err(crate::MoveError::Overflow));
         // Deeper, Down also forces a 65536 a move later; either way the value is a win.
         assert_eq!(s.best_move(b).unwrap().value, WIN_VALUE);
+    }
+
+    #[test]
+    fn budget_deepens_within_its_nodes() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let b: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".parse().unwrap();
+        let depth_of = |nodes: u64| {
+            let cfg = SearchConfig {
+                depth: Depth::Budget { nodes, min: 2, max: 12 },
+                tt_bits: 16,
+                ..Default::default()
+            };
+            let mut s = Searcher::new(&h, cfg);
+            let c = s.best_move(b).unwrap();
+            (c, s.nodes())
+        };
+        // A tiny budget stops at the minimum; more nodes buy more layers, never fewer.
+        let (small, _) = depth_of(1);
+        assert_eq!(small.depth, 2);
+        let mut last = 2;
+        for nodes in [10_000, 100_000, 1_000_000] {
+            let (c, spent) = depth_of(nodes);
+            assert!(c.depth >= last, "{nodes} nodes: depth {} after {last}", c.depth);
+            // The prediction may overshoot, but not by more than one iteration's growth.
+            assert!(spent < 20 * nodes, "{nodes} nodes: spent {spent}");
+            last = c.depth;
+        }
+        assert!(last > 2);
+        // The same budget gives the same answer and node count (it counts nodes, not time).
+        assert_eq!(depth_of(100_000), depth_of(100_000));
     }
 
     #[test]
