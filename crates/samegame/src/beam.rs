@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, MAX_COLORS};
+use crate::board::{Board, MAX_COLORS, MAX_WIDTH};
 use crate::groups::{has_pair, Groups, Potential, Sweeps};
 use crate::rules::Rules;
 use crate::trace::Move;
@@ -260,6 +260,7 @@ struct Scratch {
     roll: Groups,
     board: Board,
     sweeps: Sweeps,
+    hash_states: [u64; MAX_WIDTH + 1],
 }
 
 impl Scratch {
@@ -270,6 +271,7 @@ impl Scratch {
             roll: Groups::new(),
             board: Board::empty(0, 0),
             sweeps: Sweeps::new(),
+            hash_states: [0; MAX_WIDTH + 1],
         }
     }
 }
@@ -371,19 +373,31 @@ fn generate(
     if inc {
         sc.sweeps.build(&sc.parent, &parent.board, rules);
     }
+    parent.board.hash_states(&mut sc.hash_states);
+    let live = parent.board.live_width();
+    // Columns before `clean` of the scratch board equal the parent's.
+    sc.board.clone_from(&parent.board);
+    let mut clean = live;
     for g in sc.parent.list() {
         let span = usize::from(g.x_hi - g.x_lo) + 1;
         let off = masks.len();
         masks.resize(off + span, 0);
         sc.parent.masks(g, &mut masks[off..]);
         let removal = Removal { off: off as u32, x_lo: g.x_lo, span: span as u8 };
-        sc.board.clone_from(&parent.board);
+        let x_lo = usize::from(g.x_lo);
+        sc.board.restore_from(&parent.board, clean.min(x_lo));
+        clean = x_lo;
         removal.apply(masks, &mut sc.board);
         let mut score = parent.score + rules.points(g.size);
         if sc.board.is_clear() {
             score += rules.clear_bonus;
         }
-        let hash = sc.board.hash64();
+        // Same live width: the parent's hash state before column `x_lo` still holds.
+        let hash = if sc.board.live_width() == live {
+            sc.board.hash64_resume(x_lo, sc.hash_states[x_lo])
+        } else {
+            sc.board.hash64()
+        };
         let value = inc.then(|| {
             let (lo, hi) = (usize::from(g.x_lo), usize::from(g.x_hi));
             let pot = sc.child.potential_child(&sc.sweeps, &sc.board, lo, hi, rules);

@@ -464,14 +464,42 @@ impl Board {
     /// A 64-bit hash of the position (size and live columns): the board is its own key.
     #[inline]
     pub fn hash64(&self) -> u64 {
+        self.hash64_resume(0, 0x243F_6A88_85A3_08D3u64 ^ u64::from(self.live))
+    }
+
+    /// The hash's state after each prefix of the live columns: `out[x]` is the state before
+    /// column `x` (`out[live]` is [`hash64`](Self::hash64)). A board that has the same live
+    /// width and the same first `x` columns has the hash `hash64_resume(x, out[x])`.
+    pub fn hash_states(&self, out: &mut [u64; MAX_WIDTH + 1]) {
         let mut h = 0x243F_6A88_85A3_08D3u64 ^ u64::from(self.live);
-        for c in self.cols() {
-            let a = u64::from(c.planes[0]) | u64::from(c.planes[1]) << 32;
-            let b = u64::from(c.planes[2]) | u64::from(c.occ) << 32;
-            h = mix(h ^ a).wrapping_add(b);
-            h = mix(h);
+        out[0] = h;
+        for (x, c) in self.cols().iter().enumerate() {
+            h = hash_step(h, c);
+            out[x + 1] = h;
+        }
+    }
+
+    /// Continues the hash from column `x` with the state `h` (see
+    /// [`hash_states`](Self::hash_states)).
+    #[inline]
+    pub fn hash64_resume(&self, x: usize, mut h: u64) -> u64 {
+        for c in &self.cols()[x..] {
+            h = hash_step(h, c);
         }
         h
+    }
+
+    /// Makes `self` a copy of `src`, given that its columns before `from` already equal
+    /// `src`'s (as when `self` is `src` with a group removed right of `from`).
+    #[inline]
+    pub fn restore_from(&mut self, src: &Board, from: usize) {
+        let n = usize::from(self.live.max(src.live));
+        if from < n {
+            self.cols[from..n].copy_from_slice(&src.cols[from..n]);
+        }
+        self.live = src.live;
+        self.width = src.width;
+        self.height = src.height;
     }
 
     /// Removes, in the live columns `x_lo..=x_hi`, the cells `gone[x - x_lo]` and closes
@@ -568,6 +596,12 @@ impl Board {
 }
 
 #[inline]
+fn hash_step(h: u64, c: &Col) -> u64 {
+    let a = u64::from(c.planes[0]) | u64::from(c.planes[1]) << 32;
+    let b = u64::from(c.planes[2]) | u64::from(c.occ) << 32;
+    mix(mix(h ^ a).wrapping_add(b))
+}
+
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -577,6 +611,30 @@ fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_resumes_and_restore_copies_back() {
+        let mut states = [0u64; MAX_WIDTH + 1];
+        let mut g = crate::Groups::new();
+        for seed in 0..200 {
+            let b = Board::random(1 + seed as usize % 20, 1 + seed as usize % 13, 4, seed);
+            b.hash_states(&mut states);
+            for x in 0..=b.live_width() {
+                assert_eq!(b.hash64_resume(x, states[x]), b.hash64());
+            }
+            assert_eq!(states[b.live_width()], b.hash64());
+            // Restoring from the leftmost changed column gives the parent back, even when
+            // the removal emptied columns.
+            let mut scratch = b.clone();
+            for grp in g.find(&b, 2).to_vec() {
+                g.remove(&mut scratch, &grp);
+                scratch.restore_from(&b, usize::from(grp.x_lo));
+                assert_eq!(scratch.to_string(), b.to_string());
+                assert_eq!(scratch.hash64(), b.hash64());
+                scratch.check();
+            }
+        }
+    }
 
     #[test]
     fn text_round_trip_and_orientation() {
