@@ -395,7 +395,13 @@ struct Child {
     piece: Piece,
     facing: Facing,
     anchor: u8,
+    /// Index of the child's own tiling in the parent's `kid_wits` (tested before the child was
+    /// queued), or [`NO_WIT`].
+    wit: u8,
 }
+
+/// [`Child::wit`] of a child whose tiling was not computed by its parent.
+const NO_WIT: u8 = u8::MAX;
 
 /// An open-addressing set of non-zero `u64` keys with linear probing.
 #[derive(Clone, Debug)]
@@ -519,6 +525,7 @@ pub struct Solver {
     prefix_depth: u32,
     tile_failed: TileFailures,
     wits: Vec<Witness>,
+    kid_wits: Vec<Vec<Witness>>,
     pending: Option<Witness>,
     witness_bonus: i32,
 }
@@ -604,6 +611,7 @@ impl Solver {
             prefix_depth: Self::DEFAULT_PREFIX_DEPTH,
             tile_failed: TileFailures::default(),
             wits: Vec::new(),
+            kid_wits: Vec::new(),
             pending: None,
             witness_bonus: Self::DEFAULT_WITNESS_BONUS,
         }
@@ -723,6 +731,9 @@ impl Solver {
             + self.stream.capacity()
             + self.tile_failed.bytes()
             + self.wits.capacity() * std::mem::size_of::<Witness>()
+            + self.kid_wits.iter().map(|v| v.capacity()).sum::<usize>()
+                * std::mem::size_of::<Witness>()
+            + self.kid_wits.capacity() * std::mem::size_of::<Vec<Witness>>()
     }
 
     fn build_solution(&self, zone0: u64, h: u32) -> Solution {
@@ -809,6 +820,7 @@ impl Solver {
         if self.wits.len() <= k {
             self.wits.resize(k + 1, Witness::default());
             self.children.resize_with(k + 1, Vec::new);
+            self.kid_wits.resize_with(k + 1, Vec::new);
         }
         let mut has_wit = false;
         if let Some(w) = inherited {
@@ -853,9 +865,18 @@ impl Solver {
             nc += 1;
         }
         let w = self.active.0;
+        // Children at the tiling depth are tested here, before they are scored and queued,
+        // until one passes (most fail, and a node that fails tests them all anyway; after a
+        // pass the rest are tested on entry as usual). Each test counts as the child's node,
+        // as if the child had been entered.
+        let test_kids = self.tile_depth > 0 && need == self.tile_depth + 1;
+        let mut kid_wits = std::mem::take(&mut self.kid_wits[k]);
+        kid_wits.clear();
         for &(piece, from_held, held_after) in &cands[..nc] {
             // Every child has one piece fewer to place and the same window.
             let parity = self.parity_window(i + 1, held_after, need.saturating_sub(1));
+            let kid_counts =
+                if test_kids { self.window_counts(k + 1, held_after, need - 1) } else { [0; 7] };
             let pl = self.mg.placements(zone, rows, piece);
             for f in Facing::ALL {
                 let mut b = pl.by_facing[f as usize];
@@ -879,8 +900,10 @@ impl Solver {
                                 piece,
                                 facing: f,
                                 anchor: bit as u8,
+                                wit: NO_WIT,
                             });
                             self.children[k] = kids;
+                            self.kid_wits[k] = kid_wits;
                             return true;
                         }
                         continue;
@@ -892,6 +915,25 @@ impl Solver {
                         continue;
                     }
                     let in_wit = has_wit && self.wits[k].contains(pm, piece);
+                    let mut wit = NO_WIT;
+                    if test_kids
+                        && kid_wits.is_empty()
+                        && !in_wit
+                        && self.stats.nodes < self.node_limit.min(self.run_limit)
+                        && kid_wits.len() < usize::from(NO_WIT)
+                    {
+                        self.stats.nodes += 1;
+                        self.stats.depth_nodes[(k + 1).min(15)] += 1;
+                        let mut counts = kid_counts;
+                        let mut kw = Witness::default();
+                        if !tiling(z2, rows2, &mut counts, &mut self.tile_failed, &mut kw) {
+                            self.stats.tiling_cuts += 1;
+                            self.memo.insert(state_key(z2, rows2, k + 1, held_after));
+                            continue;
+                        }
+                        wit = kid_wits.len() as u8;
+                        kid_wits.push(kw);
+                    }
                     let top = (63 - placed.leading_zeros()) / 10;
                     let feat = features(z2, rows2, cleared, from_held, top);
                     let mut score = 0i32;
@@ -914,6 +956,7 @@ impl Solver {
                         piece,
                         facing: f,
                         anchor: bit as u8,
+                        wit,
                     });
                 }
             }
@@ -926,10 +969,16 @@ impl Solver {
                 let (x, y) = (u32::from(c.anchor) % 16, u32::from(c.anchor) / 16);
                 let pm = placement_mask(c.piece, c.facing, x, y);
                 self.pending = Some(self.wits[k].after(pm, full_rows(zone | pm, rows)));
+            } else if c.wit != NO_WIT {
+                // Tested above: the child is entered as a counted node with its tiling.
+                self.pending = Some(kid_wits[usize::from(c.wit)]);
+                self.stats.nodes -= 1;
+                self.stats.depth_nodes[(k + 1).min(15)] -= 1;
             }
             self.path.push(c);
             if self.dfs(c.zone, u32::from(c.rows), k + 1, held_after) {
                 self.children[k] = kids;
+                self.kid_wits[k] = kid_wits;
                 return true;
             }
             self.path.pop();
@@ -938,6 +987,7 @@ impl Solver {
             }
         }
         self.children[k] = kids;
+        self.kid_wits[k] = kid_wits;
         if !self.aborted {
             self.memo.insert(key);
         }
