@@ -367,12 +367,13 @@ fn generate(
     mut sink: impl FnMut(Pre),
 ) -> u64 {
     let rules = &cfg.rules;
-    let list = sc.parent.find(&parent.board, rules.min_group);
-    masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
     let inc = incremental(cfg);
-    if inc {
-        sc.sweeps.build(&sc.parent, &parent.board, rules);
-    }
+    let list = if inc {
+        sc.parent.find_with_sweeps(&parent.board, rules, &mut sc.sweeps)
+    } else {
+        sc.parent.find(&parent.board, rules.min_group)
+    };
+    masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
     parent.board.hash_states(&mut sc.hash_states);
     let live = parent.board.live_width();
     // Columns before `clean` of the scratch board equal the parent's.

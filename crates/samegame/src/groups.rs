@@ -198,6 +198,9 @@ pub struct Sweeps {
     sz: Vec<u32>,
     stamp: Vec<u32>,
     first: Vec<u16>,
+    /// The left-to-right sweep's final union-find and sizes (the whole board's groups).
+    uf_left: Vec<u16>,
+    sz_left: Vec<u32>,
 }
 
 impl Sweeps {
@@ -293,6 +296,11 @@ impl Sweeps {
         self.base.clear();
         self.base.extend_from_slice(&g.base[..=cols.len()]);
         let (c, l, z) = self.sweep(g, cols, rules, false);
+        let n = g.runs;
+        self.uf_left.clear();
+        self.uf_left.extend_from_slice(&self.uf[..n]);
+        self.sz_left.clear();
+        self.sz_left.extend_from_slice(&self.sz[..n]);
         debug_assert!(c.len() == MAX_WIDTH && l.len() == MAX_RUNS && z.len() == MAX_RUNS);
         (self.pre_closed, self.pre_label, self.pre_size) = (c, l, z);
         let (c, l, z) = self.sweep(g, cols, rules, true);
@@ -336,6 +344,31 @@ impl Groups {
     /// [`remove`](Self::remove).
     pub fn find(&mut self, board: &Board, min_group: u32) -> &[Group] {
         self.link(board);
+        self.lists(board, min_group);
+        &self.groups
+    }
+
+    /// [`find`](Self::find) and [`Sweeps::build`] in one: the left-to-right sweep links
+    /// every pair of columns, so its union-find is the board's groups.
+    pub fn find_with_sweeps(&mut self, board: &Board, rules: &Rules, sw: &mut Sweeps) -> &[Group] {
+        let cols = board.cols();
+        self.cut_runs(cols);
+        sw.build(self, board, rules);
+        let n = self.runs;
+        let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
+        let uf = &sw.uf_left[..n];
+        for r in 0..n {
+            // `uf[r] <= r` and roots are the smallest index: one pass in index order.
+            let p = parent[uf[r] as usize];
+            parent[r] = if uf[r] as usize == r { r as u16 } else { p };
+            size[r] = sw.sz_left[r];
+        }
+        self.lists(board, rules.min_group);
+        &self.groups
+    }
+
+    /// The group lists and the group list of a linked board (the rest of [`find`](Self::find)).
+    fn lists(&mut self, board: &Board, min_group: u32) {
         let n = self.runs;
         {
             // Local slices: the loop then keeps its pointers in registers.
@@ -358,7 +391,6 @@ impl Groups {
             }
         }
         self.collect(board, min_group, true);
-        &self.groups
     }
 
     /// Like [`find`](Self::find) but only sizes, colours and representatives (and

@@ -67,6 +67,18 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
         // child itself (which the line above gates against the reference).
         let mrules = Rules { min_group, ..rules };
         sweeps.build(&groups, &b, &mrules);
+        // The fused form finds the same groups.
+        let fused: Vec<_> = childg
+            .find_with_sweeps(&b, &mrules, &mut sweeps)
+            .iter()
+            .map(|g| (g.size, g.color, g.x as usize, g.y as usize, g.x_lo, g.x_hi))
+            .collect();
+        let plain: Vec<_> = groups
+            .list()
+            .iter()
+            .map(|g| (g.size, g.color, g.x as usize, g.y as usize, g.x_lo, g.x_hi))
+            .collect();
+        assert_eq!(fused, plain, "find_with_sweeps on\n{b}");
         for g in groups.list().to_vec() {
             let mut child = b.clone();
             groups.remove(&mut child, &g);
