@@ -8,7 +8,7 @@ use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable, Options,
-    PointsOnly, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
+    PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
 };
 use drop7::trace::{verify, GameRecord};
 use drop7::{Mode, Position, Rules};
@@ -75,7 +75,8 @@ struct SearchOpts {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
     depth: u32,
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
-    /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]` or `points`.
+    /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]` or
+    /// `points`.
     #[arg(long, default_value = "crowding")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
@@ -316,6 +317,7 @@ enum EvalChoice {
     Shape(Shape),
     Options(Options),
     Ready(Ready),
+    Pressure(Pressure),
     Points,
 }
 
@@ -328,7 +330,8 @@ impl EvalChoice {
             None if s == "shape" => Ok(EvalChoice::Shape(Shape::default())),
             None if s == "options" => Ok(EvalChoice::Options(Options::default())),
             None if s == "ready" => Ok(EvalChoice::Ready(Ready::default())),
-            Some((name @ ("crowding" | "shape" | "options" | "ready"), w)) => {
+            None if s == "pressure" => Ok(EvalChoice::Pressure(Pressure::default())),
+            Some((name @ ("crowding" | "shape" | "options" | "ready" | "pressure"), w)) => {
                 let v: Vec<f64> = w
                     .split(',')
                     .map(|x| x.trim().parse::<f64>())
@@ -336,12 +339,12 @@ impl EvalChoice {
                     .map_err(|_| bad("weights must be numbers"))?;
                 let want = match name {
                     "crowding" => 5,
-                    "ready" => 7,
+                    "ready" | "pressure" => 7,
                     _ => 6,
                 };
                 if v.len() != want || v.iter().any(|x| !x.is_finite()) {
                     return Err(bad(
-                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS, ready READY,LATENT",
+                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS, ready READY,LATENT, pressure NEAR,EXPOSED",
                     ));
                 }
                 let c = Crowding { disc: v[0], solid: v[1], cracked: v[2], tall: v[3], full: v[4] };
@@ -349,11 +352,14 @@ impl EvalChoice {
                     "crowding" => EvalChoice::Crowding(c),
                     "shape" => EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] }),
                     "ready" => EvalChoice::Ready(Ready { crowding: c, ready: v[5], latent: v[6] }),
+                    "pressure" => {
+                        EvalChoice::Pressure(Pressure { crowding: c, near: v[5], exposed: v[6] })
+                    }
                     _ => EvalChoice::Options(Options { crowding: c, options: v[5] }),
                 })
             }
             _ => {
-                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7] or points"))
+                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7] or points"))
             }
         }
     }
@@ -376,6 +382,13 @@ impl EvalChoice {
                 format!(
                     "ready:{},{},{},{},{},{},{}",
                     c.disc, c.solid, c.cracked, c.tall, c.full, r.ready, r.latent
+                )
+            }
+            EvalChoice::Pressure(p) => {
+                let c = p.crowding;
+                format!(
+                    "pressure:{},{},{},{},{},{},{}",
+                    c.disc, c.solid, c.cracked, c.tall, c.full, p.near, p.exposed
                 )
             }
             EvalChoice::Options(o) => {
@@ -447,6 +460,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
         EvalChoice::Shape(s) => with_table(*s, table, bits, job),
         EvalChoice::Options(o) => with_table(*o, table, bits, job),
         EvalChoice::Ready(r) => with_table(*r, table, bits, job),
+        EvalChoice::Pressure(p) => with_table(*p, table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }

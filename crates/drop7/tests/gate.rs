@@ -4,7 +4,7 @@
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::{Crowding, Ready, Shape};
+use drop7::search::{Crowding, Pressure, Ready, Shape};
 use drop7::{Mode, Rules};
 
 #[test]
@@ -51,6 +51,22 @@ fn ready_evaluator_identical_to_its_reference_form() {
     let mut turns = 0u64;
     for i in 0..2_000 {
         turns += u64::from(compare_random_game(&rules, sub_seed(0xEAD, i), 10_000, &eval).unwrap());
+    }
+    assert!(turns > 20_000, "only {turns} turns");
+}
+
+#[test]
+fn pressure_evaluator_identical_to_its_reference_form() {
+    let rules = Rules::new(Mode::Hardcore);
+    let eval = Pressure {
+        crowding: Crowding { disc: 601.0, solid: 499.0, cracked: 251.0, tall: 799.0, full: 3001.0 },
+        near: 1009.0,
+        exposed: 211.0,
+    };
+    let mut turns = 0u64;
+    for i in 0..2_000 {
+        turns +=
+            u64::from(compare_random_game(&rules, sub_seed(0x9E55, i), 10_000, &eval).unwrap());
     }
     assert!(turns > 20_000, "only {turns} turns");
 }

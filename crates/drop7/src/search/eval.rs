@@ -498,3 +498,86 @@ impl Evaluator for Ready {
         base + self.ready * ready + self.latent * latent
     }
 }
+
+/// [`Crowding`] plus two terms about the next rise and the grays:
+/// - `near`: a cost per column of height 6, weighted by the same urgency as a full column
+///   (`6 - min(drops_left, 5)`): the rise makes it full;
+/// - `exposed`: a value per gray (solid or cracked) with a numbered disc directly above,
+///   below, left or right of it, the discs whose pops hit it.
+///
+/// `value = crowding(board) - near * #{c : h_c = 6} * urgency + exposed * exposed_grays`
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pressure {
+    /// The crowding part.
+    pub crowding: Crowding,
+    /// Cost of a column of height 6, per unit of urgency.
+    pub near: f64,
+    /// Value of a gray next to a numbered disc.
+    pub exposed: f64,
+}
+
+impl Default for Pressure {
+    fn default() -> Self {
+        Pressure { crowding: Crowding::default(), near: 1_000.0, exposed: 200.0 }
+    }
+}
+
+impl Evaluator for Pressure {
+    fn name(&self) -> &'static str {
+        "pressure"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval(board, level, drops_left);
+        let cols = board.cols();
+        let mut numbered = [0u32; SIZE];
+        let mut gray = [0u32; SIZE];
+        let mut near = 0u32;
+        for c in 0..SIZE {
+            let w = cols[c];
+            gray[c] = (w >> 3) & ONES;
+            numbered[c] = nonzero_nibbles(w) & !gray[c];
+            near += u32::from(crate::board::col_height(w) == 6);
+        }
+        let mut exposed = 0u32;
+        for c in 0..SIZE {
+            let left = if c > 0 { numbered[c - 1] } else { 0 };
+            let right = if c + 1 < SIZE { numbered[c + 1] } else { 0 };
+            let touch = (numbered[c] << 4) | (numbered[c] >> 4) | left | right;
+            exposed += (gray[c] & touch).count_ones();
+        }
+        let urgency = f64::from(6 - drops_left.min(5));
+        base - self.near * f64::from(near) * urgency + self.exposed * f64::from(exposed)
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval_reference(grid, level, drops_left);
+        let is_gray = |x: u8| x == SOLID || x == CRACKED;
+        let is_number = |x: u8| x != EMPTY && !is_gray(x);
+        let mut near = 0.0;
+        for c in 0..SIZE {
+            let h = (0..SIZE).take_while(|&r| grid[r][c] != EMPTY).count();
+            if h == 6 {
+                near += 1.0;
+            }
+        }
+        let mut exposed = 0.0;
+        for r in 0..SIZE {
+            for c in 0..SIZE {
+                if !is_gray(grid[r][c]) {
+                    continue;
+                }
+                let touched = (r + 1 < SIZE && is_number(grid[r + 1][c]))
+                    || (r > 0 && is_number(grid[r - 1][c]))
+                    || (c > 0 && is_number(grid[r][c - 1]))
+                    || (c + 1 < SIZE && is_number(grid[r][c + 1]));
+                if touched {
+                    exposed += 1.0;
+                }
+            }
+        }
+        let urgency = 6.0 - f64::from(drops_left.min(5));
+        base - self.near * near * urgency + self.exposed * exposed
+    }
+}

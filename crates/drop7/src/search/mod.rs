@@ -34,7 +34,7 @@ use bits::rng::SplitMix64;
 use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
-pub use eval::{Crowding, Evaluator, Options, PointsOnly, Ready, Shape};
+pub use eval::{Crowding, Evaluator, Options, PointsOnly, Pressure, Ready, Shape};
 pub use table::{Direct, Key, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.
