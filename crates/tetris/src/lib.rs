@@ -9,6 +9,7 @@
 //! - [`reference`](mod@reference): the slow per-cell engine and the brute-force solver;
 //! - [`solver`]: the DFS solver with hold, memo, pruning and learned move ordering;
 //! - [`tiling`]: the order-free tiling test the solver prunes with;
+//! - [`keyset`]: the open-addressing set behind the memo and the tiling failure set;
 //! - [`trace`]: replay verification of solutions;
 //! - [`inputs`]: the key presses that reach each placement from spawn;
 //! - [`bag`]: the seeded 7-bag generator and canonical queue enumeration;
@@ -31,6 +32,7 @@ pub mod bag;
 pub mod board;
 pub mod fumen_io;
 pub mod inputs;
+pub mod keyset;
 pub mod kicks;
 pub mod movegen;
 pub mod piece;

@@ -37,6 +37,7 @@
 //! over to the benchmark).
 
 use crate::board::{zone_clear, zone_mask, Board, ZONE_ROWS};
+use crate::keyset::KeySet;
 use crate::kicks::KickTable;
 use crate::movegen::{placement_mask, MoveGen};
 use crate::piece::{Facing, Piece};
@@ -403,89 +404,12 @@ struct Child {
 /// [`Child::wit`] of a child whose tiling was not computed by its parent.
 const NO_WIT: u8 = u8::MAX;
 
-/// An open-addressing set of non-zero `u64` keys with linear probing.
-#[derive(Clone, Debug)]
-struct Memo {
-    slots: Vec<u64>,
-    len: usize,
-    shift: u32,
-}
+/// The failed search states, as [`state_key`]s (the one key that is 0, an empty zone below
+/// height 6 at depth 0 with nothing held, is neither stored nor found).
+type Memo = KeySet<u64>;
 
-impl Memo {
-    const START_BITS: u32 = 10;
-
-    fn new() -> Memo {
-        Memo { slots: vec![0; 1 << Self::START_BITS], len: 0, shift: 64 - Self::START_BITS }
-    }
-
-    fn clear(&mut self) {
-        if self.len > 0 {
-            self.slots.fill(0);
-            self.len = 0;
-        }
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    #[inline]
-    fn contains(&self, key: u64) -> bool {
-        if key == 0 {
-            return false; // 0 marks an empty slot and is never inserted
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return true;
-            }
-            if s == 0 {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn insert(&mut self, key: u64) {
-        if key == 0 {
-            return;
-        }
-        if 2 * (self.len + 1) > self.slots.len() {
-            let old = std::mem::take(&mut self.slots);
-            self.slots = vec![0; old.len() * 2];
-            self.shift -= 1;
-            self.len = 0;
-            for k in old.into_iter().filter(|&k| k != 0) {
-                self.put(k);
-            }
-        }
-        self.put(key);
-    }
-
-    fn put(&mut self, key: u64) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return;
-            }
-            if s == 0 {
-                self.slots[i] = key;
-                self.len += 1;
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        self.slots.capacity() * 8
-    }
-}
+/// Initial memo table: 1,024 slots (8 KiB).
+const MEMO_START_BITS: u32 = 10;
 
 #[inline]
 fn held_code(h: Option<Piece>) -> u64 {
@@ -595,7 +519,7 @@ impl Solver {
             weights: high,
             weights_low: low,
             active: high,
-            memo: Memo::new(),
+            memo: Memo::with_start_bits(MEMO_START_BITS),
             children: Vec::new(),
             path: Vec::new(),
             stream: Vec::new(),
@@ -711,7 +635,7 @@ impl Solver {
                 run += 1;
             };
             self.stats.memory_bytes = self.stats.memory_bytes.max(self.memory_bytes());
-            self.stats.memo_entries = self.stats.memo_entries.max(self.memo.len as u64);
+            self.stats.memo_entries = self.stats.memo_entries.max(self.memo.len() as u64);
             if found {
                 return Ok(Outcome::Found(self.build_solution(zone, h)));
             }

@@ -37,6 +37,7 @@
 //! agree.
 
 use crate::board::zone_mask;
+use crate::keyset::KeySet;
 use crate::piece::{Facing, Piece};
 
 /// One fixed shape: its piece and its rows as 10-bit masks relative to the leftmost cell of
@@ -362,109 +363,9 @@ fn candidates(empty: u64, c: usize, rows: usize) -> &'static [u64] {
     &LISTS.tile[lo..hi]
 }
 
-/// A set of tiling sub-problems (refuted ones, for [`tiling`]'s cache): an open-addressing set
-/// (linear probing) of [`tile_key`]s; a key is never 0 because only non-empty sub-problems are
-/// stored.
-#[derive(Clone, Debug)]
-pub struct TileFailures {
-    slots: Vec<u128>,
-    len: usize,
-    shift: u32,
-}
-
-impl Default for TileFailures {
-    /// An empty set that allocates on its first insert (most searches never insert).
-    fn default() -> Self {
-        TileFailures { slots: Vec::new(), len: 0, shift: 64 - 8 }
-    }
-}
-
-impl TileFailures {
-    /// Forgets everything (keeps the table's size).
-    pub fn clear(&mut self) {
-        if self.len > 0 {
-            self.slots.fill(0);
-            self.len = 0;
-        }
-    }
-
-    /// Number of remembered sub-problems.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether nothing is remembered.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Bytes of the table.
-    pub fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<u128>()
-    }
-
-    #[inline]
-    fn slot(&self, key: u128) -> usize {
-        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> self.shift) as usize
-    }
-
-    /// Whether `key` is in the set.
-    #[inline]
-    pub fn contains(&self, key: u128) -> bool {
-        if self.len == 0 {
-            return false;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return true;
-            }
-            if s == 0 {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Adds `key` (not 0).
-    pub fn insert(&mut self, key: u128) {
-        debug_assert!(key != 0);
-        if self.slots.is_empty() {
-            self.slots = vec![0; 1 << 8];
-            self.shift = 64 - 8;
-        }
-        if 2 * (self.len + 1) > self.slots.len() {
-            let old = std::mem::take(&mut self.slots);
-            self.slots = vec![0; old.len() * 2];
-            self.shift -= 1;
-            self.len = 0;
-            for k in old.into_iter().filter(|&k| k != 0) {
-                self.put(k);
-            }
-        }
-        self.put(key);
-    }
-
-    fn put(&mut self, key: u128) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return;
-            }
-            if s == 0 {
-                self.slots[i] = key;
-                self.len += 1;
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-}
+/// A set of tiling sub-problems (refuted ones, for [`tiling`]'s cache): [`tile_key`]s in a
+/// [`KeySet`]; a key is never 0 because only non-empty sub-problems are stored.
+pub type TileFailures = KeySet<u128>;
 
 /// Sub-problems with fewer empty cells than this are not looked up in or added to the failure
 /// set (hashing costs more than re-deriving them).
