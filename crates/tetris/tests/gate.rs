@@ -158,6 +158,19 @@ fn tiling_matches_reference_on_random_zones() {
         assert_eq!(fast, slow, "case {case}: counts {counts:?}, rows {rows}, on\n{b}");
         if fast {
             yes += 1;
+            // The tiling found is an exact cover of the empty cells within the counts.
+            let mut w = tetris::tiling::Witness::default();
+            assert!(tetris::tiling::tiling(zone, rows, &mut counts, &mut failed, &mut w));
+            let empty = !zone & ((1u64 << (10 * rows)) - 1);
+            let (mut cover, mut used) = (0u64, [0u8; 7]);
+            for (m, p) in w.iter() {
+                assert_eq!(m.count_ones(), 4, "case {case}");
+                assert_eq!(cover & m, 0, "case {case}: tiles overlap");
+                cover |= m;
+                used[p.index()] += 1;
+            }
+            assert_eq!(cover, empty, "case {case}: the witness does not cover the empty cells");
+            assert!(used.iter().zip(&counts).all(|(u, c)| u <= c), "case {case}: {used:?}");
             // A full tiling has every prefix.
             for d in 1..4 {
                 assert!(tetris::tiling::tileable_prefix(zone, rows, &mut counts, d), "case {case}");
