@@ -399,6 +399,8 @@ struct Child {
     /// Index of the child's own tiling in the parent's `kid_wits` (tested before the child was
     /// queued), or [`NO_WIT`].
     wit: u8,
+    /// The sort key: descending score, then generation order.
+    order: u64,
 }
 
 /// [`Child::wit`] of a child whose tiling was not computed by its parent.
@@ -825,6 +827,7 @@ impl Solver {
                                 facing: f,
                                 anchor: bit as u8,
                                 wit: NO_WIT,
+                                order: 0,
                             });
                             self.children[k] = kids;
                             self.kid_wits[k] = kid_wits;
@@ -881,11 +884,19 @@ impl Solver {
                         facing: f,
                         anchor: bit as u8,
                         wit,
+                        order: 0,
                     });
                 }
             }
         }
-        kids.sort_by_key(|c| std::cmp::Reverse(c.score));
+        // Highest score first, generation order among equal scores: the score and the
+        // generation index packed into one key, so an unstable sort gives the stable order.
+        if kids.len() > 1 {
+            for (j, c) in kids.iter_mut().enumerate() {
+                c.order = (u64::from(!(c.score as u32 ^ 0x8000_0000)) << 32) | j as u64;
+            }
+            kids.sort_unstable_by_key(|c| c.order);
+        }
         for j in 0..kids.len() {
             let c = kids[j];
             let held_after = if c.from_held { next } else { held };
