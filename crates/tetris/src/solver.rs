@@ -456,7 +456,14 @@ pub struct Solver {
     witness_bonus: i32,
 }
 
-/// The parity-relevant pieces of a window (see `Solver::parity_window`).
+/// Column parity: with `d` = (empty cells in even columns - in odd columns) / 2, every
+/// placement changes `d` by: L or J +-1 (always odd), T 0 or +-1, I 0 or +-2, O S Z 0 (line
+/// clears do not move columns). So the pieces still to place must be able to sum to `d`.
+/// With hold, the pieces placed are the next `need + 1` available minus any one of them.
+///
+/// This holds the T, L/J and I pieces among the pieces available to a state (its window, see
+/// `Solver::window_counts`) with `need` pieces to place; the test itself is
+/// [`ParityWindow::admits`].
 #[derive(Clone, Copy, Debug, Default)]
 struct ParityWindow {
     t: i32,
@@ -467,6 +474,19 @@ struct ParityWindow {
 }
 
 impl ParityWindow {
+    /// The parity-relevant pieces of a window given as counts per piece.
+    #[inline]
+    fn of_counts(counts: &[u8; 7], need: u32) -> ParityWindow {
+        let c = |p: Piece| i32::from(counts[p.index()]);
+        ParityWindow {
+            t: c(Piece::T),
+            lj: c(Piece::L) + c(Piece::J),
+            ni: c(Piece::I),
+            window: counts.iter().map(|&n| i32::from(n)).sum(),
+            need: need as i32,
+        }
+    }
+
     /// Whether the pieces can fix the column parity of the zone.
     #[inline]
     fn admits(&self, zone: u64, rows: u32) -> bool {
@@ -681,37 +701,6 @@ impl Solver {
         Solution { height: h, steps }
     }
 
-    /// Column parity: with `d` = (empty cells in even columns - in odd columns) / 2, every
-    /// placement changes `d` by: L or J +-1 (always odd), T 0 or +-1, I 0 or +-2, O S Z 0 (line
-    /// clears do not move columns). So the pieces still to place must be able to sum to `d`.
-    /// With hold, the pieces placed are the next `need + 1` available minus any one of them.
-    ///
-    /// This returns the T, L/J and I pieces among the pieces available to a state whose next
-    /// queue index is `i`, holding `held`, with `need` pieces to place; the test itself is
-    /// [`ParityWindow::admits`].
-    fn parity_window(&self, i: usize, held: Option<Piece>, need: u32) -> ParityWindow {
-        let need = need as usize;
-        let mut w = ParityWindow { need: need as i32, ..ParityWindow::default() };
-        let mut add = |p: Piece| {
-            match p {
-                Piece::T => w.t += 1,
-                Piece::L | Piece::J => w.lj += 1,
-                Piece::I => w.ni += 1,
-                _ => {}
-            }
-            w.window += 1;
-        };
-        if let Some(h) = held {
-            add(h);
-        }
-        let cap = if self.use_hold { need + 1 } else { need };
-        let end = (i + cap).saturating_sub(usize::from(held.is_some())).min(self.stream.len());
-        for &p in self.stream.get(i..end).unwrap_or(&[]) {
-            add(p);
-        }
-        w
-    }
-
     /// The pieces the rest of the search may place from state `(k, held)` with `need` pieces
     /// to go: the held piece and the next `need` (with hold) or `need` (without) of the queue.
     fn window_counts(&self, k: usize, held: Option<Piece>, need: u32) -> [u8; 7] {
@@ -800,9 +789,8 @@ impl Solver {
         kid_wits.clear();
         for &(piece, from_held, held_after) in &cands[..nc] {
             // Every child has one piece fewer to place and the same window.
-            let parity = self.parity_window(i + 1, held_after, need.saturating_sub(1));
-            let kid_counts =
-                if test_kids { self.window_counts(k + 1, held_after, need - 1) } else { [0; 7] };
+            let kid_counts = self.window_counts(k + 1, held_after, need.saturating_sub(1));
+            let parity = ParityWindow::of_counts(&kid_counts, need.saturating_sub(1));
             let pl = self.mg.placements(zone, rows, piece);
             for f in Facing::ALL {
                 let mut b = pl.by_facing[f as usize];
