@@ -96,6 +96,8 @@ pub struct MoveGen {
     cell_shift: [[[u32; 4]; 4]; 7],
     valid: [[u128; 4]; 7],
     height: [[u32; 4]; 7],
+    /// Every turn shift is below 64 bits (see [`shift`]).
+    near: bool,
 }
 
 /// Anchors `(x, y)` with `x <= 10 - w` in every one of the 8 rows.
@@ -119,8 +121,18 @@ pub fn expand_zone(zone: u64) -> u128 {
 }
 
 #[inline]
-fn shift(x: u128, s: i32) -> u128 {
-    if s >= 0 {
+fn shift<const NEAR: bool>(x: u128, s: i32) -> u128 {
+    if NEAR {
+        // The generator's shifts are all below 64 (true of the built-in tables: a kick moves
+        // at most a few rows, 16 bits a row); saying so (`& 63`) spares the code for shifts
+        // by 64 or more.
+        debug_assert!(s.abs() < 64);
+        if s >= 0 {
+            x << (s & 63)
+        } else {
+            x >> (-s & 63)
+        }
+    } else if s >= 0 {
         x << s
     } else {
         x >> -s
@@ -137,6 +149,7 @@ impl MoveGen {
             cell_shift: [[[0; 4]; 4]; 7],
             valid: [[0; 4]; 7],
             height: [[0; 4]; 7],
+            near: true,
         };
         for p in Piece::ALL {
             let pi = p.index();
@@ -168,7 +181,9 @@ impl MoveGen {
                     for &(dx, dy) in list.tests() {
                         let sx = i16::from(dx + tx - fx);
                         let sy = i16::from(dy + ty - fy);
-                        turn.shifts[usize::from(turn.len)] = sy * ROW_BITS as i16 + sx;
+                        let sh = sy * ROW_BITS as i16 + sx;
+                        mg.near &= sh.abs() < 64;
+                        turn.shifts[usize::from(turn.len)] = sh;
                         turn.len += 1;
                     }
                     mg.turns[pi][usize::from(mg.n_turns[pi])] = turn;
@@ -179,13 +194,22 @@ impl MoveGen {
         mg
     }
 
+    /// Whether every turn shift of the table is below 64 bits (the faster shift code is used;
+    /// true of the built-in tables).
+    pub fn shifts_are_near(&self) -> bool {
+        self.near
+    }
+
     /// The free maps of `piece` (one per facing) for an expanded occupancy.
     #[inline]
     fn free_maps(&self, occ: u128, pi: usize) -> [u128; 4] {
         let mut free = [0u128; 4];
         for (f, fr) in free.iter_mut().enumerate().take(usize::from(self.facings[pi])) {
             let s = &self.cell_shift[pi][f];
-            let blocked = occ >> s[0] | occ >> s[1] | occ >> s[2] | occ >> s[3];
+            // Cell offsets are below 4 rows of 16 bits: `& 63` only tells the compiler so.
+            debug_assert!(s.iter().all(|&c| c < 64));
+            let blocked =
+                occ >> (s[0] & 63) | occ >> (s[1] & 63) | occ >> (s[2] & 63) | occ >> (s[3] & 63);
             *fr = self.valid[pi][f] & !blocked;
         }
         free
@@ -194,6 +218,16 @@ impl MoveGen {
     /// All distinct placements of `piece` in a zone whose remaining PC height is `rows`
     /// (`rows <= 6`; every cell of `zone` lies below `rows`).
     pub fn placements(&self, zone: u64, rows: u32, piece: Piece) -> Placements {
+        if self.near {
+            self.placements_in::<true>(zone, rows, piece)
+        } else {
+            self.placements_in::<false>(zone, rows, piece)
+        }
+    }
+
+    /// [`MoveGen::placements`] with every turn shift below 64 bits (`NEAR`) or any shift.
+    #[inline]
+    fn placements_in<const NEAR: bool>(&self, zone: u64, rows: u32, piece: Piece) -> Placements {
         debug_assert!(rows <= 6 && zone & !zone_mask(rows) == 0);
         let pi = piece.index();
         let nf = usize::from(self.facings[pi]);
@@ -257,8 +291,8 @@ impl MoveGen {
                 let mut moved = 0u128;
                 for &s in &t.shifts[..usize::from(t.len)] {
                     let s = i32::from(s);
-                    moved |= shift(rest, s) & fr;
-                    rest &= !shift(fr, -s);
+                    moved |= shift::<NEAR>(rest, s) & fr;
+                    rest &= !shift::<NEAR>(fr, -s);
                     if rest == 0 {
                         break;
                     }

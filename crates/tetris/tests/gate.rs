@@ -92,6 +92,27 @@ fn custom_table_with_o_kicks_matches_reference() {
     }
 }
 
+/// A user table with kicks of up to four rows (turn shifts of 64 bits or more: the generator's
+/// general shift path) is honoured like the built-in ones.
+#[test]
+fn custom_table_with_far_kicks_matches_reference() {
+    let text = "JLSTZ N E (0,0) (0,-4) (+4,-4)\nJLSTZ E N (0,+4) (-4,+3)\n\
+                JLSTZ N S (0,-4) (-3,-4)\nI N E (0,-4) (+4,+4)\nI E N (0,0) (-4,-4)";
+    let k = KickTable::parse(text).unwrap();
+    let mg = MoveGen::new(&k);
+    assert!(!mg.shifts_are_near(), "the table should need shifts of 64 bits or more");
+    assert!(MoveGen::new(&KickTable::srs_plus()).shifts_are_near());
+    let mut rng = Rng::new(8);
+    for _ in 0..300 {
+        let rows = 1 + rng.below(6) as u32;
+        let b = random_board(&mut rng, rows);
+        let zone = b.to_zone(rows).unwrap();
+        for p in Piece::ALL {
+            assert_eq!(fast_set(&mg, zone, rows, p), slow_set(&b, rows, p, &k), "{p} on\n{b}");
+        }
+    }
+}
+
 /// A zone with a planted tiling: full rows with `n` random non-overlapping pieces cut out;
 /// returns the zone and the cut pieces' counts.
 fn carved_zone(rng: &mut Rng, rows: u32, n: usize) -> (u64, [u8; 7]) {
