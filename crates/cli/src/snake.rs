@@ -66,16 +66,22 @@ enum SnakeCommand {
     #[command(after_help = "Examples:\n  \
         bitarcade snake tournament --games 2000 --size 10x10 --seed 1\n  \
         bitarcade snake tournament --games 200 --players shortest,astar --json\n  \
-        bitarcade snake tournament --games 100 --size 30x30 --players tree --threads 2")]
+        bitarcade snake tournament --games 100 --size 30x30 --players knit --threads 2\n  \
+        bitarcade snake tournament --games 100 --first 100 --size 30x30 --players knit --json")]
     Tournament {
         /// Games per player.
         #[arg(long, default_value_t = 2000)]
         games: u64,
-        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair, tree).
+        /// Index of the first game: game i is played with seed sub_seed(SEED, i), so a long
+        /// run can be split into shards (--first 0, --first 100, ...) whose games are the same.
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair, tree,
+        /// knit).
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree"
+            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree,knit"
         )]
         players: Vec<String>,
         #[command(flatten)]
@@ -158,8 +164,8 @@ enum SnakeCommand {
 /// Runs `bitarcade snake`.
 pub fn run(args: SnakeArgs) -> CliResult {
     match args.command {
-        SnakeCommand::Tournament { games, players, setup, seed, threads, json } => {
-            tournament(games, &players, &setup, seed.seed, threads, json.json)
+        SnakeCommand::Tournament { games, first, players, setup, seed, threads, json } => {
+            tournament(games, first, &players, &setup, seed.seed, threads, json.json)
         }
         SnakeCommand::Watch { player, delay_ms, every, setup, seed, record } => {
             watch(&player, delay_ms, every, &setup, seed.seed, record.record)
@@ -194,12 +200,14 @@ struct TournamentReport {
     start_len: usize,
     stall_limit: u64,
     seed: u64,
+    first: u64,
     games: u64,
     rows: Vec<Row>,
 }
 
 fn tournament(
     games: u64,
+    first: u64,
     players: &[String],
     setup: &SetupArgs,
     seed: u64,
@@ -209,6 +217,9 @@ fn tournament(
     if games == 0 || games > 10_000_000 {
         return Err(CliError::input("--games must be between 1 and 10000000"));
     }
+    if first > u64::MAX / 2 {
+        return Err(CliError::input("--first is too large"));
+    }
     let config = setup.config()?;
     let kinds: Vec<PlayerKind> =
         players.iter().map(|p| parse_player(p)).collect::<Result<_, _>>()?;
@@ -216,7 +227,7 @@ fn tournament(
     let mut rows = Vec::new();
     for kind in kinds {
         let results: Vec<Result<(snake::Summary, Duration), String>> = threads.install(|| {
-            (0..games)
+            (first..first + games)
                 .into_par_iter()
                 .map(|i| {
                     let game_seed = bits::rng::sub_seed(seed, i);
@@ -262,6 +273,7 @@ fn tournament(
         start_len: config.start_len,
         stall_limit: config.stall_limit,
         seed,
+        first,
         games,
         rows,
     };
@@ -269,8 +281,15 @@ fn tournament(
         return print_json(&report);
     }
     println!(
-        "snake tournament: {} games per player on {} from length {}, seed {}, stall limit {}",
-        games, report.size, report.start_len, seed, report.stall_limit
+        "snake tournament: {} games per player (games {}..{}) on {} from length {}, seed {}, \
+         stall limit {}",
+        games,
+        first,
+        first + games,
+        report.size,
+        report.start_len,
+        seed,
+        report.stall_limit
     );
     println!(
         "{:<10} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5} {:>10} {:>9} {:>12}",

@@ -26,12 +26,25 @@ fn tournament_is_deterministic_for_any_thread_count() {
     let three = without_times(json(&bitarcade(&[&args[..], &["--threads", "3"]].concat())));
     assert_eq!(one, three);
     let rows = one["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 7);
-    for solver in ["cycle", "repair", "tree"] {
+    assert_eq!(rows.len(), 8);
+    for solver in ["cycle", "repair", "tree", "knit"] {
         let row = rows.iter().find(|r| r["solver"] == solver).unwrap();
         assert_eq!(row["wins"], 12, "{solver} wins every 8x8 game");
         assert_eq!(row["avg_score"], 63.0);
     }
+}
+
+#[test]
+fn tournament_shards_play_the_same_games() {
+    let run = |games: &str, first: &str| {
+        let args = ["snake", "tournament", "--games", games, "--first", first, "--size", "8x8"];
+        let v = json(&bitarcade(&[&args[..], &["--players", "cycle", "--json"]].concat()));
+        assert_eq!(v["first"], first.parse::<u64>().unwrap());
+        v["rows"][0]["avg_moves"].as_f64().unwrap()
+    };
+    let whole = run("6", "0");
+    let halves = (run("3", "0") + run("3", "3")) / 2.0;
+    assert!((whole - halves).abs() < 1e-9, "{whole} vs {halves}");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Quick strength check: `cargo run --release -p snake --example strength -- cycle 10x10 100`.
+//! Quick strength check: `cargo run --release -p snake --example strength -- cycle 10x10 100`
+//! (games 0..100; a fourth argument starts at another game index).
 use snake::{play_game, Config, PlayerKind, Size, Status};
 
 fn main() {
@@ -6,9 +7,10 @@ fn main() {
     let kind: PlayerKind = args.get(1).map_or("cycle", String::as_str).parse().unwrap();
     let size: Size = args.get(2).map_or("10x10", String::as_str).parse().unwrap();
     let games: u64 = args.get(3).map_or(100, |s| s.parse().unwrap());
+    let first: u64 = args.get(4).map_or(0, |s| s.parse().unwrap());
     let start = std::time::Instant::now();
     let (mut wins, mut score, mut moves) = (0, 0, 0);
-    for g in 0..games {
+    for g in first..first + games {
         let mut p = kind.build(size);
         let (s, _) = play_game(Config::new(size), bits::rng::sub_seed(1, g), p.as_mut(), |_| {});
         wins += u64::from(s.status == Status::Won);

@@ -9,6 +9,7 @@
 //! | `cycle`     | a Hamiltonian cycle with safe shortcuts (below)                             |
 //! | `repair`    | a Hamiltonian cycle rebuilt around the shortest route to each fruit ([`PlayerKind::Repair`]) |
 //! | `tree`      | a Hamiltonian cycle kept as the contour of a spanning tree of 2 x 2 blocks, re-planned through a searched route each move ([`crate::spanning`]) |
+//! | `knit`      | `tree` that also re-completes the spanning tree in 8 edge orders each move and keeps the contour that reaches the fruit soonest ([`crate::spanning`]) |
 //!
 //! # The cycle player
 //! A fixed Hamiltonian cycle numbers the cells `0..N`. Measure positions relative to the tail:
@@ -56,11 +57,14 @@ pub enum PlayerKind {
     /// Hamiltonian cycle as the contour of a spanning tree of 2 x 2 blocks, repaired by
     /// union-find ([`crate::spanning`]); `repair` where a side is odd.
     Tree,
+    /// `tree` that also re-completes the spanning tree in several edge orders each move
+    /// ([`crate::spanning`]); `repair` where a side is odd.
+    Knit,
 }
 
 impl PlayerKind {
     /// Every player, in table order.
-    pub const ALL: [PlayerKind; 7] = [
+    pub const ALL: [PlayerKind; 8] = [
         PlayerKind::Shortest,
         PlayerKind::Astar,
         PlayerKind::Longest,
@@ -68,6 +72,7 @@ impl PlayerKind {
         PlayerKind::Cycle,
         PlayerKind::Repair,
         PlayerKind::Tree,
+        PlayerKind::Knit,
     ];
 
     /// The name used on the command line and in tables.
@@ -80,6 +85,7 @@ impl PlayerKind {
             PlayerKind::Cycle => "cycle",
             PlayerKind::Repair => "repair",
             PlayerKind::Tree => "tree",
+            PlayerKind::Knit => "knit",
         }
     }
 
@@ -98,7 +104,11 @@ impl PlayerKind {
                 Some(c) => Box::new(c),
                 None => Box::new(Lookahead::new(size)),
             },
-            PlayerKind::Tree => match Tree::new(size) {
+            PlayerKind::Tree => match Tree::new(size, 0) {
+                Some(t) => Box::new(t),
+                None => PlayerKind::Repair.build(size),
+            },
+            PlayerKind::Knit => match Tree::new(size, 8) {
                 Some(t) => Box::new(t),
                 None => PlayerKind::Repair.build(size),
             },
@@ -111,7 +121,7 @@ impl FromStr for PlayerKind {
     fn from_str(s: &str) -> Result<Self, String> {
         PlayerKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
             format!(
-                "{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair, tree)"
+                "{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair, tree, knit)"
             )
         })
     }

@@ -22,7 +22,7 @@ fn hamiltonian_cycles_exist_exactly_when_a_side_is_even() {
 
 #[test]
 fn cycle_players_win_every_game_with_an_even_side() {
-    for kind in [PlayerKind::Cycle, PlayerKind::Repair, PlayerKind::Tree] {
+    for kind in [PlayerKind::Cycle, PlayerKind::Repair, PlayerKind::Tree, PlayerKind::Knit] {
         for (size, games) in
             [("10x10", 24u64), ("8x8", 24), ("6x5", 24), ("4x7", 24), ("2x2", 5), ("16x12", 3)]
         {
@@ -46,9 +46,12 @@ fn cycle_players_beat_the_pure_cycle_on_10x10() {
     // A pure cycle needs K(K+3)/4 = 2,524.5 moves on average from length 1 (K = 99). A
     // sampled slice of the tournament (which measures 2,000 games): 40 games each.
     let size: Size = "10x10".parse().unwrap();
-    for (kind, bound) in
-        [(PlayerKind::Cycle, 2_000.0), (PlayerKind::Repair, 1_600.0), (PlayerKind::Tree, 1_500.0)]
-    {
+    for (kind, bound) in [
+        (PlayerKind::Cycle, 2_000.0),
+        (PlayerKind::Repair, 1_600.0),
+        (PlayerKind::Tree, 1_500.0),
+        (PlayerKind::Knit, 1_500.0),
+    ] {
         let games = 40u64;
         let mut moves = 0;
         for g in 0..games {
