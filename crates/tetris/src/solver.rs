@@ -823,9 +823,10 @@ impl Solver {
                         }
                         continue;
                     }
-                    if self.memo.contains(state_key(z2, rows2, k + 1, held_after))
+                    // The bit tests first: the memo lookup is a random memory access.
+                    if !parity.admits(z2, rows2)
                         || !areas_divisible(z2, rows2)
-                        || !parity.admits(z2, rows2)
+                        || self.memo.contains(state_key(z2, rows2, k + 1, held_after))
                     {
                         continue;
                     }
