@@ -105,7 +105,8 @@ struct SearchArgs {
     /// log2 of the transposition table's entries (16 bytes each).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(8..=28))]
     tt_bits: u8,
-    /// Heuristic weights as a JSON file (the `params` printed by `tune`); default: shipped.
+    /// Heuristic weights as a JSON file (the `params` printed by `tune`); default: shipped
+    /// (nneonneo/2048-ai's published weights).
     #[arg(long, value_name = "FILE")]
     params: Option<PathBuf>,
 }

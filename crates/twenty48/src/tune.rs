@@ -128,16 +128,16 @@ mod tests {
             seed: 4,
         };
         let mut log_a = Vec::new();
-        let a = tune(Params::SHIPPED, &cfg, |g| log_a.push(g.parent_score));
+        let a = tune(Params::TUNED_DEPTH2, &cfg, |g| log_a.push(g.parent_score));
         let mut log_b = Vec::new();
-        let b = tune(Params::SHIPPED, &cfg, |g| log_b.push(g.parent_score));
+        let b = tune(Params::TUNED_DEPTH2, &cfg, |g| log_b.push(g.parent_score));
         assert_eq!(a, b);
         assert_eq!(log_a, log_b);
         let mut rng = bits::Rng::new(1);
         for _ in 0..100 {
-            let m = mutate(Params::SHIPPED, 2.0, &mut rng);
+            let m = mutate(Params::TUNED_DEPTH2, 2.0, &mut rng);
             assert!((1.0..=6.0).contains(&m.mono_power) && m.mono_weight > 0.0);
-            assert_eq!(m.base, Params::SHIPPED.base);
+            assert_eq!(m.base, Params::TUNED_DEPTH2.base);
         }
     }
 }

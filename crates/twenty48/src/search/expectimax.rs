@@ -12,16 +12,22 @@
 //! - **Depth** counts move layers including the root's. [`Depth::Adaptive`] uses
 //!   `clamp(distinct_ranks - 1, min, max)`: more distinct tiles means a more delicate board.
 //!   (nneonneo/2048-ai's rule `max(3, distinct - 2)` counts the layers below the root, so it
-//!   is `Adaptive { min: 4, max: 16 }` here.)
+//!   is `Adaptive { min: 4, max: 16 }` here.) [`Depth::Budget`] deepens iteratively while
+//!   the node count allows one more layer: it goes deep where the board is tight (few empty
+//!   cells, few spawns to average) and stays shallow on open boards, for the same work per
+//!   move; BENCHMARKS.md measures it against fixed depths at equal nodes.
 //! - **Probability cutoff**: a chance node reached with path probability below `prob_cutoff`
 //!   is evaluated by the heuristic instead of expanded (the probability is the product of the
 //!   spawn probabilities `0.9 / empty` or `0.1 / empty` along the path).
 //! - **Transposition table**: keyed by the board (a `u64` is its own key), one entry per
 //!   chance node: key (8 bytes), value (`f32`), remaining depth (`u8`), stamp (`u16`): 16
-//!   bytes with padding, `2^tt_bits` entries, always-replace. A stamp per root search
-//!   invalidates the whole table without clearing it, so the table never carries results from
-//!   one move to the next and the player is deterministic. An entry answers a lookup when it
-//!   was searched at least as deep.
+//!   bytes with padding, `2^tt_bits` entries, always-replace. A stamp per root search (per
+//!   move: the iterations of a budget search share one) invalidates the whole table without
+//!   clearing it, so the table never carries results from one move to the next and the
+//!   player is deterministic. An entry answers a lookup when it
+//!   was searched at least as deep. A max node probes the entries of all its children
+//!   before it descends into any, so their cache misses overlap (the probe's miss was half of
+//!   the search's time at 2^20 entries).
 //! - **Values**: a max node with no legal move is worth 0 (a dead end); every other leaf is
 //!   the row-table heuristic, kept positive on live boards. A move that would create a 65536
 //!   is worth [`WIN_VALUE`].
