@@ -399,8 +399,6 @@ struct Child {
     /// Index of the child's own tiling in the parent's `kid_wits` (tested before the child was
     /// queued), or [`NO_WIT`].
     wit: u8,
-    /// The sort key: descending score, then generation order.
-    order: u64,
 }
 
 /// [`Child::wit`] of a child whose tiling was not computed by its parent.
@@ -452,6 +450,7 @@ pub struct Solver {
     tile_failed: TileFailures,
     wits: Vec<Witness>,
     kid_wits: Vec<Vec<Witness>>,
+    orders: Vec<Vec<u64>>,
     pending: Option<Witness>,
     witness_bonus: i32,
 }
@@ -558,6 +557,7 @@ impl Solver {
             tile_failed: TileFailures::default(),
             wits: Vec::new(),
             kid_wits: Vec::new(),
+            orders: Vec::new(),
             pending: None,
             witness_bonus: Self::DEFAULT_WITNESS_BONUS,
         }
@@ -680,6 +680,8 @@ impl Solver {
             + self.kid_wits.iter().map(|v| v.capacity()).sum::<usize>()
                 * std::mem::size_of::<Witness>()
             + self.kid_wits.capacity() * std::mem::size_of::<Vec<Witness>>()
+            + self.orders.iter().map(|v| v.capacity()).sum::<usize>() * 8
+            + self.orders.capacity() * std::mem::size_of::<Vec<u64>>()
     }
 
     fn build_solution(&self, zone0: u64, h: u32) -> Solution {
@@ -736,6 +738,7 @@ impl Solver {
             self.wits.resize(k + 1, Witness::default());
             self.children.resize_with(k + 1, Vec::new);
             self.kid_wits.resize_with(k + 1, Vec::new);
+            self.orders.resize_with(k + 1, Vec::new);
         }
         let mut has_wit = false;
         if let Some(w) = inherited {
@@ -815,7 +818,6 @@ impl Solver {
                                 facing: f,
                                 anchor: bit as u8,
                                 wit: NO_WIT,
-                                order: 0,
                             });
                             self.children[k] = kids;
                             self.kid_wits[k] = kid_wits;
@@ -873,21 +875,23 @@ impl Solver {
                         facing: f,
                         anchor: bit as u8,
                         wit,
-                        order: 0,
                     });
                 }
             }
         }
         // Highest score first, generation order among equal scores: the score and the
-        // generation index packed into one key, so an unstable sort gives the stable order.
-        if kids.len() > 1 {
-            for (j, c) in kids.iter_mut().enumerate() {
-                c.order = (u64::from(!(c.score as u32 ^ 0x8000_0000)) << 32) | j as u64;
-            }
-            kids.sort_unstable_by_key(|c| c.order);
-        }
-        for j in 0..kids.len() {
-            let c = kids[j];
+        // generation index packed into one `u64` key (sorting keys moves 8 bytes per child, and
+        // an unstable sort of distinct keys gives the stable order).
+        let mut order = std::mem::take(&mut self.orders[k]);
+        order.clear();
+        order.extend(
+            kids.iter()
+                .enumerate()
+                .map(|(j, c)| u64::from(!(c.score as u32 ^ 0x8000_0000)) << 32 | j as u64),
+        );
+        order.sort_unstable();
+        for &key in &order {
+            let c = kids[(key & 0xFFFF_FFFF) as usize];
             let held_after = if c.from_held { next } else { held };
             if c.in_wit {
                 let (x, y) = (u32::from(c.anchor) % 16, u32::from(c.anchor) / 16);
@@ -903,6 +907,7 @@ impl Solver {
             if self.dfs(c.zone, u32::from(c.rows), k + 1, held_after) {
                 self.children[k] = kids;
                 self.kid_wits[k] = kid_wits;
+                self.orders[k] = order;
                 return true;
             }
             self.path.pop();
@@ -912,6 +917,7 @@ impl Solver {
         }
         self.children[k] = kids;
         self.kid_wits[k] = kid_wits;
+        self.orders[k] = order;
         if !self.aborted {
             self.memo.insert(key);
         }
