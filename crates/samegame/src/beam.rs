@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, MAX_COLORS, MAX_WIDTH};
+use crate::board::{Board, Col, MAX_COLORS, MAX_WIDTH};
 use crate::groups::{has_pair, Groups, Potential, Sweeps};
 use crate::rules::Rules;
 use crate::trace::Move;
@@ -276,10 +276,184 @@ impl Scratch {
     }
 }
 
-/// One tabu-colour random playout from `board`: the most frequent colour is only played when
-/// no other group is left. Returns (points including a clear bonus, moves, tiles left), and
-/// appends the moves to `moves` if given.
+/// One tabu-colour random playout from `board`: a uniformly random group is removed at every
+/// step, except that the colour most frequent at the start (the tabu colour) is only played
+/// when no other group is left. Returns (points including a clear bonus, moves, tiles left),
+/// and appends the moves (group representatives) to `moves` if given.
+///
+/// With groups of two or more removable (the default rules) no group list is built: a tile
+/// is drawn uniformly from the tiles that have a same-coloured neighbour (exactly the tiles
+/// of the removable groups), its group is grown from it, and the group is taken with
+/// probability 1 / its size, else another tile is drawn. Every group is then equally likely,
+/// as with a list, for a few bit operations per step instead of finding every group.
 pub(crate) fn playout(
+    board: &Board,
+    rules: &Rules,
+    seed: u64,
+    g: &mut Groups,
+    moves: Option<&mut Vec<Move>>,
+) -> (i64, usize, u32) {
+    if rules.min_group > 2 {
+        return playout_listed(board, rules, seed, g, moves);
+    }
+    let mut b = board.clone();
+    let mut rng = bits::Rng::new(seed);
+    let tabu = tabu_color(&b);
+    let mut moves = moves;
+    let (mut pts, mut len) = (0i64, 0usize);
+    let mut cand = [0u32; MAX_WIDTH];
+    let mut grp = [0u32; MAX_WIDTH];
+    loop {
+        let cols = b.cols();
+        let live = cols.len();
+        // Tiles with a same-coloured neighbour, and those of them not of the tabu colour.
+        let (mut n_free, mut n_all) = (0u32, 0u32);
+        let mut carry = 0u32;
+        for x in 0..live {
+            let c = &cols[x];
+            let v = c.same_as_below();
+            let right = if x + 1 < live { c.same_as(&cols[x + 1]) } else { 0 };
+            let paired = v | v >> 1 | carry | right;
+            carry = right;
+            cand[x] = paired;
+            n_all += paired.count_ones();
+            n_free += (paired & !c.mask_of(tabu as u8)).count_ones();
+        }
+        if n_all == 0 {
+            break;
+        }
+        let free_only = n_free > 0;
+        if free_only {
+            for x in 0..live {
+                cand[x] &= !cols[x].mask_of(tabu as u8);
+            }
+        }
+        let total = if free_only { n_free } else { n_all };
+        let (lo, hi, size) = loop {
+            // The k-th candidate tile.
+            let mut k = rng.below(u64::from(total)) as u32;
+            let mut x = 0;
+            loop {
+                let n = cand[x].count_ones();
+                if k < n {
+                    break;
+                }
+                k -= n;
+                x += 1;
+            }
+            let bit = bits::pdep_u32(1 << k, cand[x]);
+            let (lo, hi, size) = grow(cols, x, bit, &mut grp);
+            debug_assert!(size >= 2, "a candidate tile has a same-coloured neighbour");
+            if rng.below(u64::from(size)) == 0 {
+                break (lo, hi, size);
+            }
+        };
+        if let Some(m) = moves.as_deref_mut() {
+            m.push((lo as u8, grp[lo].trailing_zeros() as u8));
+        }
+        b.remove_masks(lo, &grp[lo..=hi]);
+        pts += rules.points(size);
+        len += 1;
+    }
+    if b.is_clear() {
+        pts += rules.clear_bonus;
+    }
+    (pts, len, b.tiles())
+}
+
+/// The group containing tile `bit` of column `x`, written to `out[lo..=hi]`; returns
+/// (`lo`, `hi`, size). A work list of columns (a bit mask) is revisited until no column grows:
+/// a column takes the group's cells of its neighbours in its own colour, then whole vertical
+/// runs of that colour.
+#[inline]
+fn grow(cols: &[Col], x: usize, bit: u32, out: &mut [u32; MAX_WIDTH]) -> (usize, usize, u32) {
+    let color = cols[x].color(bit.trailing_zeros());
+    let live = cols.len();
+    let mut same = [0u32; MAX_WIDTH];
+    let near = |i: usize| -> u64 {
+        let l = if i > 0 { 1u64 << (i - 1) } else { 0 };
+        let r = if i + 1 < live { 1u64 << (i + 1) } else { 0 };
+        l | r
+    };
+    same[x] = cols[x].mask_of(color);
+    out[x] = vertical_fill(bit, same[x]);
+    let mut seen = 1u64 << x;
+    let mut todo = near(x);
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        if seen >> i & 1 == 0 {
+            seen |= 1 << i;
+            same[i] = cols[i].mask_of(color);
+            out[i] = 0;
+        }
+        let mut s = out[i];
+        if i > 0 && seen >> (i - 1) & 1 == 1 {
+            s |= out[i - 1] & same[i];
+        }
+        if i + 1 < live && seen >> (i + 1) & 1 == 1 {
+            s |= out[i + 1] & same[i];
+        }
+        if s != out[i] {
+            out[i] = vertical_fill(s, same[i]);
+            todo |= near(i);
+        }
+    }
+    let (mut lo, mut hi, mut size) = (x, x, 0);
+    let mut rest = seen;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if out[i] != 0 {
+            lo = lo.min(i);
+            hi = hi.max(i);
+            size += out[i].count_ones();
+        }
+    }
+    (lo, hi, size)
+}
+
+/// The cells of `m` in a vertical run of `m` that holds a cell of `s` (`s` within `m`):
+/// shift fills up and down that stop at cells outside `m`.
+#[inline]
+fn vertical_fill(s: u32, m: u32) -> u32 {
+    let (mut up, mut pu) = (s, m);
+    up |= pu & (up << 1);
+    pu &= pu << 1;
+    up |= pu & (up << 2);
+    pu &= pu << 2;
+    up |= pu & (up << 4);
+    pu &= pu << 4;
+    up |= pu & (up << 8);
+    pu &= pu << 8;
+    up |= pu & (up << 16);
+    let (mut dn, mut pd) = (s, m);
+    dn |= pd & (dn >> 1);
+    pd &= pd >> 1;
+    dn |= pd & (dn >> 2);
+    pd &= pd >> 2;
+    dn |= pd & (dn >> 4);
+    pd &= pd >> 4;
+    dn |= pd & (dn >> 8);
+    pd &= pd >> 8;
+    dn |= pd & (dn >> 16);
+    up | dn
+}
+
+/// The tabu colour: the most frequent one (the lowest of equals).
+fn tabu_color(b: &Board) -> usize {
+    let counts = b.color_counts();
+    let mut tabu = 0usize;
+    for c in 1..MAX_COLORS {
+        if counts[c] > counts[tabu] {
+            tabu = c;
+        }
+    }
+    tabu
+}
+
+/// The playout with a group list at every step (any minimum group size).
+fn playout_listed(
     board: &Board,
     rules: &Rules,
     seed: u64,
@@ -288,13 +462,7 @@ pub(crate) fn playout(
 ) -> (i64, usize, u32) {
     let mut b = board.clone();
     let mut rng = bits::Rng::new(seed);
-    let counts = b.color_counts();
-    let mut tabu = 0usize;
-    for c in 1..MAX_COLORS {
-        if counts[c] > counts[tabu] {
-            tabu = c;
-        }
-    }
+    let tabu = tabu_color(&b);
     let (mut pts, mut len) = (0i64, 0usize);
     loop {
         let list = g.find(&b, rules.min_group);
@@ -829,6 +997,76 @@ fn search_fixed(
                 layers: layer,
                 aborted,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::groups::play;
+
+    /// Every playout replays through the checked engine to its reported points and tiles,
+    /// on both playout forms.
+    #[test]
+    fn playouts_replay() {
+        let mut g = Groups::new();
+        for seed in 0..300u64 {
+            let b = Board::random(
+                1 + seed as usize % 17,
+                1 + seed as usize % 11,
+                2 + seed as usize % 5,
+                seed,
+            );
+            for min_group in [2, 3] {
+                let rules = Rules { min_group, ..Rules::default() };
+                let mut moves = Vec::new();
+                let (pts, len, left) = playout(&b, &rules, seed * 7 + 1, &mut g, Some(&mut moves));
+                assert_eq!(len, moves.len());
+                let mut r = b.clone();
+                let mut total = 0;
+                for &(x, y) in &moves {
+                    // Moves name the group's representative: its leftmost column's lowest tile.
+                    let grp = g.find(&r, min_group).iter().find(|k| (k.x, k.y) == (x, y)).copied();
+                    assert!(grp.is_some(), "({x}, {y}) is not a group representative in\n{r}");
+                    total += play(&mut r, usize::from(x), usize::from(y), &rules).unwrap().1;
+                }
+                assert_eq!((total, r.tiles()), (pts, left), "playout of seed {seed} on\n{b}");
+                assert!(g.find(&r, min_group).is_empty(), "the playout stopped early");
+            }
+        }
+    }
+
+    /// The first move is uniform over the non-tabu groups: the counts of 40,000 playouts
+    /// stay within 5 standard deviations of the mean for each group.
+    #[test]
+    fn first_move_is_uniform_over_free_groups() {
+        let b: Board = "11223\n13322\n44455\n".parse().unwrap();
+        let rules = Rules::default();
+        let mut g = Groups::new();
+        let tabu = tabu_color(&b);
+        let free: Vec<Move> = g
+            .find(&b, 2)
+            .iter()
+            .filter(|k| usize::from(k.color) != tabu)
+            .map(|k| (k.x, k.y))
+            .collect();
+        assert!(free.len() >= 3);
+        let n = 40_000u64;
+        let mut counts = std::collections::BTreeMap::new();
+        for s in 0..n {
+            let mut moves = Vec::new();
+            playout(&b, &rules, s, &mut g, Some(&mut moves));
+            *counts.entry(moves[0]).or_insert(0u64) += 1;
+        }
+        let keys: Vec<Move> = counts.keys().copied().collect();
+        let mut want = free.clone();
+        want.sort();
+        assert_eq!(keys, want, "first moves are exactly the non-tabu groups");
+        let p = 1.0 / free.len() as f64;
+        let (mean, sd) = (n as f64 * p, (n as f64 * p * (1.0 - p)).sqrt());
+        for (m, &c) in &counts {
+            assert!((c as f64 - mean).abs() < 5.0 * sd, "{m:?}: {c} of {n}, mean {mean:.0}");
         }
     }
 }

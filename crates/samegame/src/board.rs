@@ -53,7 +53,8 @@ impl Col {
     /// The cells of colour `c`.
     #[inline]
     pub fn mask_of(&self, c: u8) -> u32 {
-        let pick = |k: usize| if c >> k & 1 == 1 { self.planes[k] } else { !self.planes[k] };
+        // Plane k as is where bit k of `c` is set, inverted where it is clear (no branch).
+        let pick = |k: usize| self.planes[k] ^ u32::from(c >> k & 1 == 0).wrapping_neg();
         self.occ & pick(0) & pick(1) & pick(2)
     }
 
