@@ -61,7 +61,8 @@ enum Drop7Command {
     #[command(after_help = "Examples:\n  \
         bitarcade drop7 ab --a crowding --b points --games 64 --depth 2\n  \
         bitarcade drop7 ab --a crowding:600,500,250,800,3000 --b crowding:400,500,250,1200,3000 --games 128\n  \
-        bitarcade drop7 ab --a crowding --b crowding --a-reveal-samples 8 --depth 3 --games 64")]
+        bitarcade drop7 ab --a crowding --b crowding --a-reveal-samples 8 --depth 3 --games 64\n  \
+        bitarcade drop7 ab --a ready --b crowding --reveals paired --depth 3 --games 512 --seed 3")]
     Ab(AbArgs),
 }
 
@@ -76,8 +77,8 @@ struct SearchOpts {
     depth: u32,
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
     /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]` or
-    /// `points`.
-    #[arg(long, default_value = "crowding")]
+    /// `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
+    #[arg(long, default_value = "ready")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
     #[arg(long, default_value = "direct")]
