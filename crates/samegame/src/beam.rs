@@ -936,16 +936,29 @@ fn search_fixed(
         }
         kept.par_sort_unstable_by(by_rank);
 
-        // Pass 2: replay the survivors (or take their stored boards).
-        let next: Vec<Board> = match cfg.passes {
-            Passes::One => kept.iter().map(|(_, k)| boards[*k as usize].clone()).collect(),
+        // Pass 2: replay the survivors (or take their stored boards), building the new
+        // beam's nodes in parallel; survivor `i` is arena entry `base + i`.
+        let base = ctx.arena.0.len();
+        ctx.arena.0.extend(kept.iter().map(|(s, _)| (beam[s.parent as usize].path, s.mv)));
+        let node = |i: usize, s: &Stub, board: Board| Node {
+            board,
+            score: s.score,
+            path: (base + i) as u32,
+        };
+        let new_beam: Vec<Node> = match cfg.passes {
+            Passes::One => kept
+                .iter()
+                .enumerate()
+                .map(|(i, (s, k))| node(i, s, boards[*k as usize].clone()))
+                .collect(),
             Passes::Two => kept
                 .par_iter()
-                .map(|(s, _)| {
-                    let i = s.parent as usize;
-                    let mut b = beam[i].board.clone();
-                    s.removal.apply(&masks[i], &mut b);
-                    b
+                .enumerate()
+                .map(|(i, (s, _))| {
+                    let p = s.parent as usize;
+                    let mut b = beam[p].board.clone();
+                    s.removal.apply(&masks[p], &mut b);
+                    node(i, s, b)
                 })
                 .collect(),
         };
@@ -960,11 +973,6 @@ fn search_fixed(
             new_rank[i as usize] = r as u32;
         }
         rank = new_rank;
-        let mut new_beam = Vec::with_capacity(next.len());
-        for ((s, _), b) in kept.iter().zip(next) {
-            ctx.arena.0.push((beam[s.parent as usize].path, s.mv));
-            new_beam.push(Node { board: b, score: s.score, path: ctx.arena.0.len() as u32 - 1 });
-        }
         beam = new_beam;
         progress(&Progress {
             layer,
