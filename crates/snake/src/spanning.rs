@@ -377,6 +377,19 @@ impl Tree {
             }
             prev = c;
         }
+        if !self.complete(None) {
+            return false;
+        }
+        std::mem::swap(&mut self.next, &mut self.cand);
+        self.valid = true;
+        true
+    }
+
+    /// Completes the pinned edges (`self.pins`) into a spanning tree by Kruskal, trying the
+    /// unknown edges in order `k` of `self.orders` (all edges by index when `None`), and
+    /// writes the tree's contour to `self.cand`. `false` if the present edges close a cycle
+    /// or the tree does not span every block.
+    fn complete(&mut self, order: Option<usize>) -> bool {
         self.uf.reset();
         let mut joined = 0;
         for e in 0..self.pins.len() {
@@ -388,28 +401,33 @@ impl Tree {
                 joined += 1;
             }
         }
-        for e in 0..self.pins.len() {
-            if self.pins[e] == UNKNOWN {
-                if let Some((x, y)) = self.blocks.ends(e) {
-                    if self.uf.union(x, y) {
-                        self.pins[e] = PRESENT;
+        let n = self.pins.len();
+        let (pins, blocks, uf) = (&mut self.pins, &self.blocks, &mut self.uf);
+        let mut try_edge = |e: usize| {
+            if pins[e] == UNKNOWN {
+                if let Some((x, y)) = blocks.ends(e) {
+                    if uf.union(x, y) {
+                        pins[e] = PRESENT;
                         joined += 1;
                     }
                 }
             }
+        };
+        match order {
+            None => (0..n).for_each(&mut try_edge),
+            Some(k) => self.orders[k].iter().for_each(|&e| try_edge(usize::from(e))),
         }
         if joined + 1 != self.blocks.blocks() {
             return false;
         }
         for c in 0..self.size.cells() {
             let e = self.blocks.edge[c];
-            self.next[c] = if e != NONE && self.pins[usize::from(e)] == PRESENT {
+            self.cand[c] = if e != NONE && self.pins[usize::from(e)] == PRESENT {
                 self.blocks.door[c]
             } else {
                 self.blocks.inner[c]
             };
         }
-        self.valid = true;
         true
     }
 
@@ -428,37 +446,8 @@ impl Tree {
         let mut best = dist;
         for k in 0..self.orders.len() {
             self.pins.copy_from_slice(&self.base);
-            self.uf.reset();
-            let mut joined = 0;
-            for e in 0..self.pins.len() {
-                if self.pins[e] == PRESENT {
-                    let (x, y) = self.blocks.ends(e).expect("pinned edges are real");
-                    if !self.uf.union(x, y) {
-                        return best;
-                    }
-                    joined += 1;
-                }
-            }
-            for &e in &self.orders[k] {
-                let e = usize::from(e);
-                if self.pins[e] == UNKNOWN {
-                    let (x, y) = self.blocks.ends(e).expect("orders hold real edges");
-                    if self.uf.union(x, y) {
-                        self.pins[e] = PRESENT;
-                        joined += 1;
-                    }
-                }
-            }
-            if joined + 1 != self.blocks.blocks() {
+            if !self.complete(Some(k)) {
                 return best;
-            }
-            for c in 0..self.size.cells() {
-                let e = self.blocks.edge[c];
-                self.cand[c] = if e != NONE && self.pins[usize::from(e)] == PRESENT {
-                    self.blocks.door[c]
-                } else {
-                    self.blocks.inner[c]
-                };
             }
             let (mut c, mut d) = (head, 0);
             while c != fruit && d < best {
