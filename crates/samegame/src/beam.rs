@@ -233,12 +233,7 @@ impl Arena {
 /// of the most frequent colour, plus that colour valued as one group (`tabu_pct` percent).
 fn tabu_objective(rules: &Rules, board: &Board, score: i64, groups: &Groups, tabu_pct: i64) -> i64 {
     let counts = board.color_counts();
-    let mut tabu = 0usize;
-    for c in 1..MAX_COLORS {
-        if counts[c] > counts[tabu] {
-            tabu = c;
-        }
-    }
+    let tabu = tabu_color(&counts);
     let pot: i64 = groups
         .list()
         .iter()
@@ -298,10 +293,10 @@ pub(crate) fn playout(
     }
     let mut b = board.clone();
     let mut rng = bits::Rng::new(seed);
-    let tabu = tabu_color(&b);
+    let tabu = tabu_color(&b.color_counts());
     let mut moves = moves;
     let (mut pts, mut len) = (0i64, 0usize);
-    let mut cand = [0u32; MAX_WIDTH];
+    let (mut cand, mut free) = ([0u32; MAX_WIDTH], [0u32; MAX_WIDTH]);
     let mut grp = [0u32; MAX_WIDTH];
     loop {
         let cols = b.cols();
@@ -316,19 +311,14 @@ pub(crate) fn playout(
             let paired = v | v >> 1 | carry | right;
             carry = right;
             cand[x] = paired;
+            free[x] = paired & !c.mask_of(tabu as u8);
             n_all += paired.count_ones();
-            n_free += (paired & !c.mask_of(tabu as u8)).count_ones();
+            n_free += free[x].count_ones();
         }
         if n_all == 0 {
             break;
         }
-        let free_only = n_free > 0;
-        if free_only {
-            for x in 0..live {
-                cand[x] &= !cols[x].mask_of(tabu as u8);
-            }
-        }
-        let total = if free_only { n_free } else { n_all };
+        let (cand, total) = if n_free > 0 { (&free, n_free) } else { (&cand, n_all) };
         let (lo, hi, size) = loop {
             // The k-th candidate tile.
             let mut k = rng.below(u64::from(total)) as u32;
@@ -441,8 +431,7 @@ fn vertical_fill(s: u32, m: u32) -> u32 {
 }
 
 /// The tabu colour: the most frequent one (the lowest of equals).
-fn tabu_color(b: &Board) -> usize {
-    let counts = b.color_counts();
+fn tabu_color(counts: &[u32; MAX_COLORS]) -> usize {
     let mut tabu = 0usize;
     for c in 1..MAX_COLORS {
         if counts[c] > counts[tabu] {
@@ -462,7 +451,7 @@ fn playout_listed(
 ) -> (i64, usize, u32) {
     let mut b = board.clone();
     let mut rng = bits::Rng::new(seed);
-    let tabu = tabu_color(&b);
+    let tabu = tabu_color(&b.color_counts());
     let (mut pts, mut len) = (0i64, 0usize);
     loop {
         let list = g.find(&b, rules.min_group);
@@ -604,15 +593,11 @@ fn evaluate(
         let (score, mv, hash) = (pre.score, pre.mv, pre.hash);
         // The child's value and whether it has a move, at the least cost the objective allows.
         let (terminal, obj_now) = match (cfg.goal, cfg.eval) {
-            _ if pre.value.is_some() => {
-                let (obj, terminal) = pre.value.expect("checked");
+            (Goal::Clear, _) | (Goal::Score, Eval::Groups) => {
+                let (obj, terminal) = pre.value.expect("pass 1a evaluates the potential");
                 (terminal, Some(obj))
             }
             (Goal::Score, Eval::Rollout { .. }) if rules.min_group <= 2 => (!has_pair(child), None),
-            (Goal::Clear, _) | (Goal::Score, Eval::Groups) => {
-                let pot = sc.child.potential(child, rules);
-                (pot.groups == 0, Some(potential_objective(cfg, score, &pot)))
-            }
             (Goal::Score, Eval::Tabu { tabu_pct }) => {
                 sc.child.summarize(child, rules.min_group);
                 let obj = tabu_objective(rules, child, score, &sc.child, tabu_pct);
@@ -1052,7 +1037,7 @@ mod tests {
         let b: Board = "11223\n13322\n44455\n".parse().unwrap();
         let rules = Rules::default();
         let mut g = Groups::new();
-        let tabu = tabu_color(&b);
+        let tabu = tabu_color(&b.color_counts());
         let free: Vec<Move> = g
             .find(&b, 2)
             .iter()

@@ -408,16 +408,10 @@ impl Groups {
         self.link(board);
         let n = self.runs;
         let (parent, size) = (&self.parent[..n], &self.size[..n]);
-        let mut out = Potential { points: 0, groups: 0, loose: 0 };
+        let mut out = Potential::ZERO;
         for r in 0..n {
             if parent[r] as usize == r {
-                let sz = size[r];
-                if sz >= rules.min_group {
-                    out.points += rules.points(sz);
-                    out.groups += 1;
-                } else {
-                    out.loose += sz;
-                }
+                out.add(size[r], rules);
             }
         }
         self.loose = out.loose;
