@@ -25,7 +25,7 @@
 //!   search stops at the first layer that clears the board.
 
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
@@ -498,17 +498,87 @@ struct Pre {
     value: Option<(i64, bool)>,
 }
 
+/// The potential part of each distinct child's objective in a layer, shared by the threads:
+/// about a third of a layer's children are boards another parent also reaches, and their
+/// (board-only) value is computed once. A lock-free open-addressing table of (hash, value)
+/// pairs: a thread claims an empty slot's key with a compare-exchange and stores the value
+/// after it; a reader that finds the key before its value is written computes the value
+/// itself. The value is a function of the board alone, so what a reader gets never depends
+/// on the timing: the search stays byte-identical on any thread count.
+struct PotCache {
+    slots: Vec<[AtomicU64; 2]>,
+}
+
+/// Slots probed before a child is evaluated without the table.
+const CACHE_PROBES: usize = 8;
+
+impl PotCache {
+    /// A table for about `children` entries.
+    fn new(children: usize) -> Self {
+        let cap = (children * 2).next_power_of_two().max(64);
+        PotCache { slots: (0..cap).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
+    }
+
+    /// The cached (value, no move left) of the board with `hash`, or else `compute`'s (then
+    /// cached if it fits the packing and a slot is free).
+    #[inline]
+    fn get_or(&self, hash: u64, compute: impl FnOnce() -> (i64, bool)) -> (i64, bool) {
+        // The key is the hash itself; 0 marks an empty slot, so that board goes uncached.
+        let key = hash;
+        if key == 0 {
+            return compute();
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = (hash >> 20) as usize & mask;
+        for _ in 0..CACHE_PROBES {
+            let [k, v] = &self.slots[slot];
+            let mut now = k.load(AtomicOrdering::Acquire);
+            if now == 0 {
+                match k.compare_exchange(0, key, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
+                    Ok(_) => {
+                        let out = compute();
+                        if let Some(packed) = Self::pack(out) {
+                            v.store(packed, AtomicOrdering::Release);
+                        }
+                        return out;
+                    }
+                    Err(other) => now = other,
+                }
+            }
+            if now == key {
+                let packed = v.load(AtomicOrdering::Acquire);
+                return if packed != 0 { Self::unpack(packed) } else { compute() };
+            }
+            slot = (slot + 1) & mask;
+        }
+        compute()
+    }
+
+    /// `value << 2 | terminal << 1 | 1` when the value fits in 62 bits.
+    #[inline]
+    fn pack((value, terminal): (i64, bool)) -> Option<u64> {
+        const LIM: i64 = 1 << 60;
+        ((-LIM..LIM).contains(&value))
+            .then(|| ((value as u64) << 2) | (u64::from(terminal) << 1) | 1)
+    }
+
+    #[inline]
+    fn unpack(packed: u64) -> (i64, bool) {
+        ((packed as i64) >> 2, packed & 2 != 0)
+    }
+}
+
 /// Whether the objective is the child's group potential (evaluated incrementally).
 fn incremental(cfg: &Config) -> bool {
     matches!((cfg.goal, cfg.eval), (Goal::Clear, _) | (Goal::Score, Eval::Groups))
 }
 
-/// The objective of a child from its potential.
+/// The board-only part of a child's objective (the score so far is added to it).
 #[inline]
-fn potential_objective(cfg: &Config, score: i64, pot: &Potential) -> i64 {
+fn potential_value(cfg: &Config, pot: &Potential) -> i64 {
     match cfg.goal {
-        Goal::Clear => score + pot.points - cfg.clear_penalty * i64::from(pot.loose),
-        Goal::Score => score + pot.points,
+        Goal::Clear => pot.points - cfg.clear_penalty * i64::from(pot.loose),
+        Goal::Score => pot.points,
     }
 }
 
@@ -520,6 +590,7 @@ fn generate(
     parent: &Node,
     index: u32,
     sc: &mut Scratch,
+    cache: &PotCache,
     masks: &mut Vec<u32>,
     mut sink: impl FnMut(Pre),
 ) -> u64 {
@@ -558,8 +629,11 @@ fn generate(
         };
         let value = inc.then(|| {
             let (lo, hi) = (usize::from(g.x_lo), usize::from(g.x_hi));
-            let pot = sc.child.potential_child(&sc.sweeps, &sc.board, lo, hi, rules);
-            (potential_objective(cfg, score, &pot), pot.groups == 0)
+            let (v, terminal) = cache.get_or(hash, || {
+                let pot = sc.child.potential_child(&sc.sweeps, &sc.board, lo, hi, rules);
+                (potential_value(cfg, &pot), pot.groups == 0)
+            });
+            (score + v, terminal)
         });
         let tiles = sc.board.tiles();
         sink(Pre { hash, score, parent: index, removal, mv: (g.x, g.y), tiles, value });
@@ -738,6 +812,7 @@ fn search_fixed(
     let mut nodes = 0u64;
     let mut layer = 0usize;
     let mut aborted = false;
+    let mut expect_children = 64;
 
     // A board with nothing to remove is its own finished game.
     if Groups::new().find(board, cfg.rules.min_group).is_empty() {
@@ -758,16 +833,20 @@ fn search_fixed(
             break;
         }
         // Pass 1a: play every child on a scratch board for its hash and score only.
+        let cache = PotCache::new(if incremental(cfg) { expect_children } else { 0 });
         let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = beam
             .par_iter()
             .enumerate()
             .map_init(Scratch::new, |sc, (i, parent)| {
                 let (mut out, mut masks) = (Vec::with_capacity(64), Vec::new());
-                let n = generate(cfg, parent, i as u32, sc, &mut masks, |p| out.push(p));
+                let n = generate(cfg, parent, i as u32, sc, &cache, &mut masks, |p| out.push(p));
                 (out, masks, n)
             })
             .collect();
         let total: usize = parts.iter().map(|p| p.0.len()).sum();
+        drop(cache);
+        // The next layer has about as many children per parent as this one.
+        expect_children = total.div_ceil(beam.len().max(1)) * width.min(total);
         let mut pres: Vec<Pre> = Vec::with_capacity(total);
         // `pres[starts[i]..starts[i + 1]]` are the children of parent `i`.
         let mut starts: Vec<usize> = Vec::with_capacity(beam.len() + 1);
@@ -998,6 +1077,33 @@ fn search_fixed(
 mod tests {
     use super::*;
     use crate::groups::play;
+
+    /// The shared value table returns exactly what `compute` gives, whichever thread claimed
+    /// a key first, when the table is full, and for values too wide to pack.
+    #[test]
+    fn pot_cache_returns_the_computed_values() {
+        let value = |h: u64| ((h % 2001) as i64 - 1000, h % 3 == 0);
+        let cache = PotCache::new(500);
+        let hashes: Vec<u64> =
+            (0..4000u64).map(|i| (i % 1500).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let got: Vec<(i64, bool)> =
+            hashes.par_iter().with_min_len(8).map(|&h| cache.get_or(h, || value(h))).collect();
+        for (h, g) in hashes.iter().zip(&got) {
+            assert_eq!(*g, value(*h), "hash {h:#x}");
+        }
+        // Every key was offered 2-3 times: some came from the table.
+        let filled = cache.slots.iter().filter(|[k, _]| k.load(AtomicOrdering::Relaxed) != 0);
+        assert!(filled.count() > 500);
+        for wide in [i64::MAX, i64::MIN, 1 << 60, -(1 << 60) - 1] {
+            assert_eq!(PotCache::pack((wide, true)), None);
+            assert_eq!(cache.get_or(7, || (wide, true)), (wide, true));
+        }
+        for v in [0, 1, -1, (1 << 60) - 1, -(1 << 60)] {
+            for t in [false, true] {
+                assert_eq!(PotCache::unpack(PotCache::pack((v, t)).unwrap()), (v, t));
+            }
+        }
+    }
 
     /// Every playout replays through the checked engine to its reported points and tiles,
     /// on both playout forms.
