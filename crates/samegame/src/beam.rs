@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Col, MAX_COLORS, MAX_WIDTH};
+use crate::board::{remove_from_cols, Board, Col, MAX_COLORS, MAX_WIDTH};
 use crate::groups::{has_pair, Groups, Potential, Sweeps};
 use crate::rules::Rules;
 use crate::trace::Move;
@@ -158,11 +158,44 @@ pub struct Progress {
     pub fewest_tiles: u32,
 }
 
-#[derive(Clone)]
+/// A beam state; its board is kept in [`Beam`].
+#[derive(Clone, Copy)]
 struct Node {
-    board: Board,
     score: i64,
     path: u32,
+    live: u8,
+}
+
+/// The beam's states with their boards packed: node `i`'s live columns are
+/// `cols[i * stride..][..live]`, with `stride` the root's width. A 15x10 board then takes
+/// 240 bytes instead of a [`Board`]'s 1 KiB, so the layers' boards stay in cache.
+struct Beam {
+    nodes: Vec<Node>,
+    cols: Vec<Col>,
+    stride: usize,
+}
+
+impl Beam {
+    /// Live columns of node `i`.
+    #[inline]
+    fn cols(&self, i: usize) -> &[Col] {
+        &self.cols[i * self.stride..][..usize::from(self.nodes[i].live)]
+    }
+
+    /// Loads node `i`'s board into `into` (a board of `root`'s size).
+    #[inline]
+    fn load(&self, i: usize, root: &Board, into: &mut Board) {
+        into.set_cols(root, self.cols(i));
+    }
+
+    /// Tiles on node `i`'s board.
+    fn tiles(&self, i: usize) -> u32 {
+        self.cols(i).iter().map(Col::height).sum()
+    }
+
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -188,8 +221,13 @@ impl Removal {
     /// Plays the removal on `board` (a copy of the parent).
     #[inline]
     fn apply(&self, masks: &[u32], board: &mut Board) {
-        let off = self.off as usize;
-        board.remove_masks(usize::from(self.x_lo), &masks[off..off + usize::from(self.span)]);
+        board.remove_masks(usize::from(self.x_lo), self.gone(masks));
+    }
+
+    /// The removed cells, one mask per column from `x_lo`.
+    #[inline]
+    fn gone<'m>(&self, masks: &'m [u32]) -> &'m [u32] {
+        &masks[self.off as usize..][..usize::from(self.span)]
     }
 }
 
@@ -250,6 +288,8 @@ fn tabu_objective(rules: &Rules, board: &Board, score: i64, groups: &Groups, tab
 
 /// Per-thread buffers.
 struct Scratch {
+    /// The parent being expanded (loaded from the packed beam).
+    pboard: Board,
     parent: Groups,
     child: Groups,
     roll: Groups,
@@ -261,6 +301,7 @@ struct Scratch {
 impl Scratch {
     fn new() -> Self {
         Scratch {
+            pboard: Board::empty(0, 0),
             parent: Groups::new(),
             child: Groups::new(),
             roll: Groups::new(),
@@ -587,7 +628,7 @@ fn potential_value(cfg: &Config, pot: &Potential) -> i64 {
 /// Returns the children generated.
 fn generate(
     cfg: &Config,
-    parent: &Node,
+    parent: (&Board, i64),
     index: u32,
     sc: &mut Scratch,
     cache: &PotCache,
@@ -596,16 +637,17 @@ fn generate(
 ) -> u64 {
     let rules = &cfg.rules;
     let inc = incremental(cfg);
+    let (pboard, pscore) = parent;
     let list = if inc {
-        sc.parent.find_with_sweeps(&parent.board, rules, &mut sc.sweeps)
+        sc.parent.find_with_sweeps(pboard, rules, &mut sc.sweeps)
     } else {
-        sc.parent.find(&parent.board, rules.min_group)
+        sc.parent.find(pboard, rules.min_group)
     };
     masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
-    parent.board.hash_states(&mut sc.hash_states);
-    let live = parent.board.live_width();
+    pboard.hash_states(&mut sc.hash_states);
+    let live = pboard.live_width();
     // Columns before `clean` of the scratch board equal the parent's.
-    sc.board.clone_from(&parent.board);
+    sc.board.clone_from(pboard);
     let mut clean = live;
     for g in sc.parent.list() {
         let span = usize::from(g.x_hi - g.x_lo) + 1;
@@ -614,10 +656,10 @@ fn generate(
         sc.parent.masks(g, &mut masks[off..]);
         let removal = Removal { off: off as u32, x_lo: g.x_lo, span: span as u8 };
         let x_lo = usize::from(g.x_lo);
-        sc.board.restore_from(&parent.board, clean.min(x_lo));
+        sc.board.restore_from(pboard, clean.min(x_lo));
         clean = x_lo;
         removal.apply(masks, &mut sc.board);
-        let mut score = parent.score + rules.points(g.size);
+        let mut score = pscore + rules.points(g.size);
         if sc.board.is_clear() {
             score += rules.clear_bonus;
         }
@@ -647,7 +689,7 @@ fn generate(
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     cfg: &Config,
-    parent: &Node,
+    parent: (&Board, u32),
     masks: &[u32],
     pres: &[Pre],
     depth: usize,
@@ -658,10 +700,11 @@ fn evaluate(
     let rules = &cfg.rules;
     let mut best_roll: Option<Finished> = None;
     let keep_board = cfg.passes == Passes::One;
+    let (pboard, parent_path) = parent;
     for pre in pres {
         let child = &mut sc.board;
         if pre.value.is_none() || keep_board {
-            child.clone_from(&parent.board);
+            child.clone_from(pboard);
             pre.removal.apply(masks, child);
         }
         let (score, mv, hash) = (pre.score, pre.mv, pre.hash);
@@ -685,7 +728,7 @@ fn evaluate(
             done(Finished {
                 score,
                 len: depth + 1,
-                parent_path: parent.path,
+                parent_path,
                 mv,
                 tiles_left: pre.tiles,
                 cleared: pre.tiles == 0,
@@ -708,7 +751,7 @@ fn evaluate(
                 let fin = Finished {
                     score: score + p,
                     len: depth + 1 + len,
-                    parent_path: parent.path,
+                    parent_path,
                     mv,
                     tiles_left: left,
                     cleared: left == 0,
@@ -805,7 +848,13 @@ fn search_fixed(
     progress: &mut impl FnMut(&Progress),
 ) -> Outcome {
     let mut ctx = Ctx { cfg, root: board, arena: Arena(Vec::new()) };
-    let mut beam = vec![Node { board: board.clone(), score: 0, path: ROOT }];
+    let stride = board.width().max(1);
+    let mut beam = Beam {
+        nodes: vec![Node { score: 0, path: ROOT, live: board.live_width() as u8 }],
+        cols: board.cols().to_vec(),
+        stride,
+    };
+    beam.cols.resize(stride, Col::default());
     // Lexicographic rank of each beam state's move list (see the de-duplication below).
     let mut rank: Vec<u32> = vec![0];
     let mut best: Option<Finished> = None;
@@ -827,19 +876,23 @@ fn search_fixed(
         };
     }
 
-    while !beam.is_empty() {
+    while !beam.nodes.is_empty() {
         if abort.is_some_and(|a| a.load(AtomicOrdering::Relaxed)) {
             aborted = true;
             break;
         }
         // Pass 1a: play every child on a scratch board for its hash and score only.
         let cache = PotCache::new(if incremental(cfg) { expect_children } else { 0 });
-        let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = beam
-            .par_iter()
-            .enumerate()
-            .map_init(Scratch::new, |sc, (i, parent)| {
+        let beam_ref = &beam;
+        let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = (0..beam.len())
+            .into_par_iter()
+            .map_init(Scratch::new, |sc, i| {
                 let (mut out, mut masks) = (Vec::with_capacity(64), Vec::new());
+                let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
+                beam_ref.load(i, board, &mut pboard);
+                let parent = (&pboard, beam_ref.nodes[i].score);
                 let n = generate(cfg, parent, i as u32, sc, &cache, &mut masks, |p| out.push(p));
+                sc.pboard = pboard;
                 (out, masks, n)
             })
             .collect();
@@ -922,7 +975,7 @@ fn search_fixed(
                     finished.push(Finished {
                         score: p.score,
                         len: layer + 1,
-                        parent_path: beam[p.parent as usize].path,
+                        parent_path: beam.nodes[p.parent as usize].path,
                         mv: p.mv,
                         tiles_left: p.tiles,
                         cleared: p.tiles == 0,
@@ -954,9 +1007,11 @@ fn search_fixed(
                     let distinct: Vec<Pre> = mine.filter(|(_, &k)| k).map(|(p, _)| *p).collect();
                     let mut stubs = Vec::with_capacity(distinct.len());
                     let (mut boards, mut fin) = (Vec::new(), Vec::new());
+                    let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
+                    beam.load(i, board, &mut pboard);
                     evaluate(
                         cfg,
-                        &beam[i],
+                        (&pboard, beam.nodes[i].path),
                         &masks[i],
                         &distinct,
                         layer,
@@ -969,6 +1024,7 @@ fn search_fixed(
                         },
                         |f| fin.push(f),
                     );
+                    sc.pboard = pboard;
                     (stubs, boards, fin)
                 })
                 .collect();
@@ -1003,26 +1059,32 @@ fn search_fixed(
         // Pass 2: replay the survivors (or take their stored boards), building the new
         // beam's nodes in parallel; survivor `i` is arena entry `base + i`.
         let base = ctx.arena.0.len();
-        ctx.arena.0.extend(kept.iter().map(|(s, _)| (beam[s.parent as usize].path, s.mv)));
-        let node = |i: usize, s: &Stub, board: Board| Node {
-            board,
-            score: s.score,
-            path: (base + i) as u32,
-        };
-        let new_beam: Vec<Node> = match cfg.passes {
+        ctx.arena.0.extend(kept.iter().map(|(s, _)| (beam.nodes[s.parent as usize].path, s.mv)));
+        let mut new_cols = vec![Col::default(); kept.len() * stride];
+        let new_nodes: Vec<Node> = match cfg.passes {
             Passes::One => kept
                 .iter()
+                .zip(new_cols.chunks_mut(stride))
                 .enumerate()
-                .map(|(i, (s, k))| node(i, s, boards[*k as usize].clone()))
+                .map(|(i, ((s, k), out))| {
+                    let cols = boards[*k as usize].cols();
+                    out[..cols.len()].copy_from_slice(cols);
+                    Node { score: s.score, path: (base + i) as u32, live: cols.len() as u8 }
+                })
                 .collect(),
             Passes::Two => kept
                 .par_iter()
+                .zip(new_cols.par_chunks_mut(stride))
                 .enumerate()
-                .map(|(i, (s, _))| {
+                .map(|(i, ((s, _), out))| {
+                    // The parent's columns, then the removal in place.
                     let p = s.parent as usize;
-                    let mut b = beam[p].board.clone();
-                    s.removal.apply(&masks[p], &mut b);
-                    node(i, s, b)
+                    let cols = beam.cols(p);
+                    let out = &mut out[..cols.len()];
+                    out.copy_from_slice(cols);
+                    let gone = s.removal.gone(&masks[p]);
+                    let live = remove_from_cols(out, usize::from(s.removal.x_lo), gone);
+                    Node { score: s.score, path: (base + i) as u32, live: live as u8 }
                 })
                 .collect(),
         };
@@ -1037,13 +1099,13 @@ fn search_fixed(
             new_rank[i as usize] = r as u32;
         }
         rank = new_rank;
-        beam = new_beam;
+        beam = Beam { nodes: new_nodes, cols: new_cols, stride };
         progress(&Progress {
             layer,
             beam: beam.len(),
             nodes,
             best: best.map_or(i64::MIN, |b| b.score),
-            fewest_tiles: beam.iter().map(|n| n.board.tiles()).min().unwrap_or(0),
+            fewest_tiles: (0..beam.len()).map(|i| beam.tiles(i)).min().unwrap_or(0),
         });
     }
 
@@ -1059,12 +1121,12 @@ fn search_fixed(
         },
         None => {
             // Aborted before any game finished: report the best state of the beam.
-            let n = &beam[0];
+            let n = &beam.nodes[0];
             Outcome {
                 moves: ctx.arena.moves(n.path),
                 score: n.score,
                 cleared: false,
-                tiles_left: n.board.tiles(),
+                tiles_left: beam.tiles(0),
                 nodes,
                 layers: layer,
                 aborted,

@@ -87,6 +87,33 @@ impl Col {
     }
 }
 
+/// [`Board::remove_masks`] on a board's live columns `cols`: removes the cells `gone[x - x_lo]`
+/// of columns `x_lo..`, closes emptied columns and clears the columns freed at the end.
+/// Returns the number of columns still live.
+#[inline]
+pub(crate) fn remove_from_cols(cols: &mut [Col], x_lo: usize, gone: &[u32]) -> usize {
+    let mut emptied = false;
+    for (col, &g) in cols[x_lo..].iter_mut().zip(gone) {
+        if g != 0 {
+            debug_assert!(g & !col.occ == 0);
+            col.remove(g);
+            emptied |= col.occ == 0;
+        }
+    }
+    if !emptied {
+        return cols.len();
+    }
+    let mut w = x_lo;
+    for r in x_lo..cols.len() {
+        if cols[r].occ != 0 {
+            cols[w] = cols[r];
+            w += 1;
+        }
+    }
+    cols[w..].fill(Col::default());
+    w
+}
+
 /// A SameGame position: up to 32 rows, 64 columns and 8 colours.
 pub struct Board {
     cols: [Col; MAX_WIDTH],
@@ -503,32 +530,29 @@ impl Board {
         self.height = src.height;
     }
 
+    /// Makes `self` the board of `template`'s size whose live columns are `cols` (the live
+    /// columns of a board of that size, as [`cols`](Self::cols) gives them). Only the columns
+    /// either board uses are written.
+    #[inline]
+    pub(crate) fn set_cols(&mut self, template: &Board, cols: &[Col]) {
+        debug_assert!(cols.len() <= usize::from(template.width));
+        debug_assert!(cols.iter().all(|c| c.occ != 0));
+        let old = usize::from(self.live);
+        self.cols[..cols.len()].copy_from_slice(cols);
+        if old > cols.len() {
+            self.cols[cols.len()..old].fill(Col::default());
+        }
+        self.live = cols.len() as u8;
+        self.width = template.width;
+        self.height = template.height;
+    }
+
     /// Removes, in the live columns `x_lo..=x_hi`, the cells `gone[x - x_lo]` and closes
     /// emptied columns. `gone` must only name occupied cells.
     pub fn remove_masks(&mut self, x_lo: usize, gone: &[u32]) {
-        let mut emptied = false;
-        for (i, &g) in gone.iter().enumerate() {
-            if g != 0 {
-                let col = &mut self.cols[x_lo + i];
-                debug_assert!(g & !col.occ == 0);
-                col.remove(g);
-                emptied |= col.occ == 0;
-            }
-        }
-        if emptied {
-            let live = self.live as usize;
-            let mut w = x_lo;
-            for r in x_lo..live {
-                if self.cols[r].occ != 0 {
-                    self.cols[w] = self.cols[r];
-                    w += 1;
-                }
-            }
-            for c in &mut self.cols[w..live] {
-                *c = Col::default();
-            }
-            self.live = w as u8;
-        }
+        let live = usize::from(self.live);
+        let w = remove_from_cols(&mut self.cols[..live], x_lo, gone);
+        self.live = w as u8;
         self.check();
     }
 
