@@ -142,9 +142,10 @@ struct BenchArgs {
     /// Node budget unit of the Luby restart schedule (0: no restarts), for ablations.
     #[arg(long, default_value_t = Solver::DEFAULT_RESTART_BASE)]
     restart_base: u64,
-    /// Pieces left at or below which the tiling check runs (0: off), for ablations.
-    #[arg(long, default_value_t = Solver::DEFAULT_TILE_DEPTH)]
-    tile_depth: u32,
+    /// Pieces left at or below which the tiling check runs (0: off), for ablations; default
+    /// 5 for PCs of up to 4 lines, 4 above.
+    #[arg(long)]
+    tile_depth: Option<u32>,
     /// Depth of the tiling-prefix test above the tiling depth (0: off), for ablations.
     #[arg(long, default_value_t = Solver::DEFAULT_PREFIX_DEPTH)]
     prefix_depth: u32,
@@ -647,7 +648,9 @@ fn bench_line(
             None => Solver::new(kicks),
         };
         solver.set_restart_base(a.restart_base);
-        solver.set_tile_depth(a.tile_depth);
+        if let Some(d) = a.tile_depth {
+            solver.set_tile_depth(d);
+        }
         solver.set_prefix_depth(a.prefix_depth);
         let out = solver.solve(&req).map_err(|e| CliError::failed(e.to_string()))?;
         times.push(start.elapsed().as_secs_f64() * 1e3);

@@ -23,7 +23,8 @@
 //! are split at every column boundary that no piece can cross (in every row one side of the
 //! boundary is filled; rows only disappear by clearing, so such a wall stays a wall), and every
 //! part must have an empty area divisible by 4, and the pieces left must be able to fix the
-//! column parity. A state with at most [`Solver::DEFAULT_TILE_DEPTH`] pieces to place must also
+//! column parity. A state with at most [`Solver::DEFAULT_TILE_DEPTH`] pieces to place (PCs of up
+//! to 4 lines; [`Solver::DEFAULT_TILE_DEPTH_HIGH`] above) must also
 //! pass the order-free tiling test ([`crate::tiling`]); the tiling it finds (the *witness*) is
 //! kept per depth, children whose placement is one of its tiles are tried first, and such a
 //! child inherits the witness minus that tile (remapped through any line clear) instead of
@@ -446,6 +447,8 @@ pub struct Solver {
     run_limit: u64,
     jitter: u64,
     tile_depth: u32,
+    tile_depth_high: u32,
+    active_tile_depth: u32,
     prefix_depth: u32,
     tile_failed: TileFailures,
     wits: Vec<Witness>,
@@ -553,6 +556,8 @@ impl Solver {
             run_limit: u64::MAX,
             jitter: 0,
             tile_depth: Self::DEFAULT_TILE_DEPTH,
+            tile_depth_high: Self::DEFAULT_TILE_DEPTH_HIGH,
+            active_tile_depth: Self::DEFAULT_TILE_DEPTH,
             prefix_depth: Self::DEFAULT_PREFIX_DEPTH,
             tile_failed: TileFailures::default(),
             wits: Vec::new(),
@@ -563,13 +568,21 @@ impl Solver {
         }
     }
 
-    /// Default: the tiling check runs on states with at most this many pieces to place.
-    pub const DEFAULT_TILE_DEPTH: u32 = 4;
+    /// Default for PCs of at most 4 lines: the tiling check runs on states with at most this
+    /// many pieces to place (session 4: with the wall test inside the exact cover, refuting a
+    /// 20-cell tiling became cheaper than expanding the state; 4-line benchmark 229.6 M
+    /// instructions at 4, 181.7 M at 5, 235.6 M at 6).
+    pub const DEFAULT_TILE_DEPTH: u32 = 5;
 
-    /// Runs the [`tileable`] check on states with at most `pieces` pieces left to place
-    /// (0 turns it off).
+    /// Default tiling depth for PCs of more than 4 lines (6-line benchmark: 133.0 M
+    /// instructions at 4, 137.0 M at 5).
+    pub const DEFAULT_TILE_DEPTH_HIGH: u32 = 4;
+
+    /// Runs the [`tileable`] check on states with at most `pieces` pieces left to place, at
+    /// every PC height (0 turns it off).
     pub fn set_tile_depth(&mut self, pieces: u32) {
         self.tile_depth = pieces;
+        self.tile_depth_high = pieces;
     }
 
     /// Default score bonus of the children that follow the node's tiling.
@@ -628,6 +641,7 @@ impl Solver {
         self.save_hold = req.save_hold;
         for h in heights {
             self.active = if h <= 4 { self.weights_low } else { self.weights };
+            self.active_tile_depth = if h <= 4 { self.tile_depth } else { self.tile_depth_high };
             self.memo.clear();
             self.tile_failed.clear();
             let zone =
@@ -744,7 +758,7 @@ impl Solver {
         if let Some(w) = inherited {
             self.wits[k] = w;
             has_wit = true;
-        } else if need <= self.tile_depth {
+        } else if need <= self.active_tile_depth {
             let mut counts = self.window_counts(k, held, need);
             let mut w = Witness::default();
             if !tiling(zone, rows, &mut counts, &mut self.tile_failed, &mut w) {
@@ -787,7 +801,7 @@ impl Solver {
         // until one passes (most fail, and a node that fails tests them all anyway; after a
         // pass the rest are tested on entry as usual). Each test counts as the child's node,
         // as if the child had been entered.
-        let test_kids = self.tile_depth > 0 && need == self.tile_depth + 1;
+        let test_kids = self.active_tile_depth > 0 && need == self.active_tile_depth + 1;
         let mut kid_wits = std::mem::take(&mut self.kid_wits[k]);
         kid_wits.clear();
         for &(piece, from_held, held_after) in &cands[..nc] {
