@@ -12,8 +12,10 @@
 //! identical, and for benchmarks) stores every evaluated child's board instead.
 //!
 //! # Determinism
-//! Both passes run on rayon over the parents in order and collect in order; every comparison
-//! is a total order: objective (higher first), then board hash; two children with the same
+//! Both passes run on rayon over fixed chunks of parents and collect in order; the
+//! de-duplication table keeps the best child per board whatever the order of the offers, and
+//! the table of board values only saves recomputing a value that depends on the board alone.
+//! Every comparison is a total order: objective (higher first), then board hash; two children with the same
 //! board are the same state, of which the higher score survives, then the lexicographically
 //! smaller move list. Final games compare by score, then fewer moves, then the
 //! lexicographically smaller move list. So the answer is byte-identical on any thread count.
@@ -546,20 +548,42 @@ struct Pre {
 /// after it; a reader that finds the key before its value is written computes the value
 /// itself. The value is a function of the board alone, so what a reader gets never depends
 /// on the timing: the search stays byte-identical on any thread count.
-struct PotCache {
-    slots: Vec<[AtomicU64; 2]>,
+struct PotCache<'a> {
+    slots: &'a [[AtomicU64; 2]],
 }
+
+/// Parents per parallel work item of a layer (fixed, so the work split is the same on any
+/// thread count; only the order of the kept children depends on it, and they are ordered by
+/// a total order afterwards).
+const CHUNK: usize = 32;
 
 /// Slots probed before a child is evaluated without the table.
 const CACHE_PROBES: usize = 8;
 
-impl PotCache {
-    /// A table for about `children` entries.
-    fn new(children: usize) -> Self {
-        let cap = (children * 2).next_power_of_two().max(64);
-        PotCache { slots: (0..cap).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect() }
-    }
+/// Reusable storage of the lock-free tables ([`PotCache`], [`Dedup`]): pairs of words, all
+/// zero when handed out.
+#[derive(Default)]
+struct Slots(Vec<[AtomicU64; 2]>);
 
+impl Slots {
+    /// A zeroed table with room for `n` entries at half load (a power of two, at least 64).
+    fn prepare(&mut self, n: usize) -> &[[AtomicU64; 2]] {
+        let cap = (n * 2).next_power_of_two().max(64);
+        if self.0.len() < cap {
+            self.0.resize_with(cap, Default::default);
+        }
+        let used = &mut self.0[..cap];
+        used.par_chunks_mut(4096).for_each(|c| {
+            for [k, v] in c {
+                *k.get_mut() = 0;
+                *v.get_mut() = 0;
+            }
+        });
+        &self.0[..cap]
+    }
+}
+
+impl PotCache<'_> {
     /// The cached (value, no move left) of the board with `hash`, or else `compute`'s (then
     /// cached if it fits the packing and a slot is free).
     #[inline]
@@ -606,6 +630,76 @@ impl PotCache {
     #[inline]
     fn unpack(packed: u64) -> (i64, bool) {
         ((packed as i64) >> 2, packed & 2 != 0)
+    }
+}
+
+/// A layer's children de-duplicated by board, in parallel: a lock-free open-addressing table
+/// from board hash to the best child (an id) that offered it. The table has room for twice
+/// the children, so every board gets a slot. A slot's key is claimed with a compare-exchange
+/// and its id is set right after; the id is replaced with a compare-exchange loop while the
+/// offered child is better. The result is the best child per board under a total order,
+/// whatever the order of the offers.
+struct Dedup<'a> {
+    /// At least twice as many as the children.
+    slots: &'a [[AtomicU64; 2]],
+    /// The id slot of the board whose hash is 0 (0 marks an empty key).
+    zero: AtomicU64,
+}
+
+impl Dedup<'_> {
+    /// The id word of `hash`'s slot (claimed for it if `claim`, else `None` if absent).
+    #[inline]
+    fn slot(&self, hash: u64, claim: bool) -> Option<&AtomicU64> {
+        if hash == 0 {
+            return Some(&self.zero);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = (hash >> 20) as usize & mask;
+        loop {
+            let [k, id] = &self.slots[i];
+            let mut now = k.load(AtomicOrdering::Acquire);
+            if now == 0 {
+                if !claim {
+                    return None;
+                }
+                match k.compare_exchange(0, hash, AtomicOrdering::AcqRel, AtomicOrdering::Acquire) {
+                    Ok(_) => return Some(id),
+                    Err(other) => now = other,
+                }
+            }
+            if now == hash {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Offers child `id` for the board `hash`; `better(a, b)` is a strict total order.
+    #[inline]
+    fn offer(&self, hash: u64, id: u64, better: impl Fn(u64, u64) -> bool) {
+        let word = self.slot(hash, true).expect("claimed");
+        // Ids are stored plus one: 0 is "no child yet".
+        let mut cur = word.load(AtomicOrdering::Acquire);
+        loop {
+            if cur != 0 && !better(id, cur - 1) {
+                return;
+            }
+            match word.compare_exchange_weak(
+                cur,
+                id + 1,
+                AtomicOrdering::AcqRel,
+                AtomicOrdering::Acquire,
+            ) {
+                Ok(_) => return,
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// The best child offered for `hash` (every offer must be done).
+    #[inline]
+    fn winner(&self, hash: u64) -> u64 {
+        self.slot(hash, false).map_or(u64::MAX, |w| w.load(AtomicOrdering::Acquire).wrapping_sub(1))
     }
 }
 
@@ -862,6 +956,8 @@ fn search_fixed(
     let mut layer = 0usize;
     let mut aborted = false;
     let mut expect_children = 64;
+    let (mut cache_slots, mut dedup_slots) = (Slots::default(), Slots::default());
+    let mut spare_cols: Vec<Col> = Vec::new();
 
     // A board with nothing to remove is its own finished game.
     if Groups::new().find(board, cfg.rules.min_group).is_empty() {
@@ -881,139 +977,110 @@ fn search_fixed(
             aborted = true;
             break;
         }
-        // Pass 1a: play every child on a scratch board for its hash and score only.
-        let cache = PotCache::new(if incremental(cfg) { expect_children } else { 0 });
+        // Pass 1a: play every child on a scratch board for its hash and score only. Parents
+        // go in fixed chunks of `CHUNK` (a chunk's children and removal masks share two
+        // vectors), whatever the thread count.
+        let cache = PotCache {
+            slots: cache_slots.prepare(if incremental(cfg) { expect_children } else { 0 }),
+        };
         let beam_ref = &beam;
-        let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = (0..beam.len())
+        let chunks = beam.len().div_ceil(CHUNK);
+        let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = (0..chunks)
             .into_par_iter()
-            .map_init(Scratch::new, |sc, i| {
-                let (mut out, mut masks) = (Vec::with_capacity(64), Vec::new());
+            .map_init(Scratch::new, |sc, c| {
+                let parents = c * CHUNK..beam_ref.len().min((c + 1) * CHUNK);
+                let mut out = Vec::with_capacity(parents.len() * 16);
+                let (mut masks, mut n) = (Vec::new(), 0);
                 let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
-                beam_ref.load(i, board, &mut pboard);
-                let parent = (&pboard, beam_ref.nodes[i].score);
-                let n = generate(cfg, parent, i as u32, sc, &cache, &mut masks, |p| out.push(p));
+                for i in parents {
+                    beam_ref.load(i, board, &mut pboard);
+                    let parent = (&pboard, beam_ref.nodes[i].score);
+                    n += generate(cfg, parent, i as u32, sc, &cache, &mut masks, |p| out.push(p));
+                }
                 sc.pboard = pboard;
                 (out, masks, n)
             })
             .collect();
         let total: usize = parts.iter().map(|p| p.0.len()).sum();
-        drop(cache);
         // The next layer has about as many children per parent as this one.
         expect_children = total.div_ceil(beam.len().max(1)) * width.min(total);
-        let mut pres: Vec<Pre> = Vec::with_capacity(total);
-        // `pres[starts[i]..starts[i + 1]]` are the children of parent `i`.
-        let mut starts: Vec<usize> = Vec::with_capacity(beam.len() + 1);
         let mut masks: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
+        let mut children: Vec<Vec<Pre>> = Vec::with_capacity(parts.len());
         for (p, m, n) in parts {
-            starts.push(pres.len());
-            pres.extend(p);
+            children.push(p);
             masks.push(m);
             nodes += n;
-        }
-        starts.push(pres.len());
-        let mut shards: Vec<Vec<u32>> =
-            (0..64).map(|_| Vec::with_capacity(total / 48 + 16)).collect();
-        for (i, p) in pres.iter().enumerate() {
-            shards[(p.hash >> 58) as usize].push(i as u32);
         }
 
         // De-duplicate by board before evaluating: of two equal boards the higher score
         // survives (every objective is the score plus a function of the board), then the
         // lexicographically smaller move list, which is (rank of the parent's moves among the
-        // beam's, last move) since all the beam's move lists have the same length. Each of
-        // the 64 shards (top bits of the hash) is de-duplicated in parallel with a small
-        // open-addressing table, so the kept set does not depend on the order of the
-        // children or on the thread count.
-        let better = |a: &Pre, b: &Pre| {
-            a.score > b.score
-                || (a.score == b.score
-                    && (rank[a.parent as usize], a.mv) < (rank[b.parent as usize], b.mv))
+        // beam's, last move) since all the beam's move lists have the same length. Every
+        // child offers itself to its board's slot of a shared table, which keeps the better
+        // claimant; the kept set is the same whatever the order of the offers, so it does not
+        // depend on the thread count. A child's id is (chunk, index in the chunk).
+        let pre_of = |id: u64| &children[(id >> 32) as usize][id as u32 as usize];
+        let better = |a: u64, b: u64| {
+            let (pa, pb) = (pre_of(a), pre_of(b));
+            pa.score > pb.score
+                || (pa.score == pb.score
+                    && (rank[pa.parent as usize], pa.mv) < (rank[pb.parent as usize], pb.mv))
         };
-        let pres_ref = &pres;
-        let winners: Vec<u32> = shards
-            .into_par_iter()
-            .flat_map_iter(|shard| {
-                let cap = (shard.len() * 2).next_power_of_two().max(16);
-                let mut table = vec![u32::MAX; cap];
-                let mut out: Vec<u32> = Vec::with_capacity(shard.len());
-                for i in shard {
-                    let p = &pres_ref[i as usize];
-                    let mut slot = p.hash as usize & (cap - 1);
-                    loop {
-                        let t = table[slot];
-                        if t == u32::MAX {
-                            table[slot] = out.len() as u32;
-                            out.push(i);
-                            break;
-                        }
-                        let old = &mut out[t as usize];
-                        if pres_ref[*old as usize].hash == p.hash {
-                            if better(p, &pres_ref[*old as usize]) {
-                                *old = i;
-                            }
-                            break;
-                        }
-                        slot = (slot + 1) & (cap - 1);
-                    }
-                }
-                out
-            })
-            .collect();
+        let table = Dedup { slots: dedup_slots.prepare(total), zero: AtomicU64::new(0) };
+        children.par_iter().enumerate().for_each(|(c, pres)| {
+            for (j, p) in pres.iter().enumerate() {
+                table.offer(p.hash, (c as u64) << 32 | j as u64, better);
+            }
+        });
 
         // Pass 1b: the distinct children's objectives. The group potential was computed with
         // the child in pass 1a; other objectives replay the distinct children from their
-        // parent and the stored masks, in parallel per parent.
-        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(winners.len());
-        let mut boards: Vec<Board> = Vec::new();
-        let mut finished: Vec<Finished> = Vec::new();
+        // parent and the stored masks. In parallel per chunk.
         let keep_boards = cfg.passes == Passes::One;
-        if incremental(cfg) && !keep_boards {
-            for &i in &winners {
-                let p = &pres[i as usize];
-                let (obj, terminal) = p.value.expect("set in pass 1a for this objective");
-                if terminal {
-                    finished.push(Finished {
-                        score: p.score,
-                        len: layer + 1,
-                        parent_path: beam.nodes[p.parent as usize].path,
-                        mv: p.mv,
-                        tiles_left: p.tiles,
-                        cleared: p.tiles == 0,
-                        rollout: None,
-                    });
-                } else {
-                    let st = Stub {
-                        obj,
-                        hash: p.hash,
-                        score: p.score,
-                        parent: p.parent,
-                        removal: p.removal,
-                        mv: p.mv,
-                    };
-                    kept.push((st, kept.len() as u32));
+        let inc = incremental(cfg) && !keep_boards;
+        type PerChunk = (Vec<Stub>, Vec<Board>, Vec<Finished>);
+        let parts: Vec<PerChunk> = children
+            .par_iter()
+            .enumerate()
+            .map_init(Scratch::new, |sc, (c, pres)| {
+                let mine = pres.iter().enumerate();
+                let won =
+                    mine.filter(|&(j, p)| table.winner(p.hash) == (c as u64) << 32 | j as u64);
+                let (mut stubs, mut boards, mut fin) = (Vec::new(), Vec::new(), Vec::new());
+                if inc {
+                    stubs.reserve(pres.len());
+                    for (_, p) in won {
+                        let (obj, terminal) = p.value.expect("set in pass 1a for this objective");
+                        if terminal {
+                            fin.push(Finished {
+                                score: p.score,
+                                len: layer + 1,
+                                parent_path: beam.nodes[p.parent as usize].path,
+                                mv: p.mv,
+                                tiles_left: p.tiles,
+                                cleared: p.tiles == 0,
+                                rollout: None,
+                            });
+                        } else {
+                            let (hash, score, parent, removal, mv) =
+                                (p.hash, p.score, p.parent, p.removal, p.mv);
+                            stubs.push(Stub { obj, hash, score, parent, removal, mv });
+                        }
+                    }
+                    return (stubs, boards, fin);
                 }
-            }
-        } else {
-            let mut keep = vec![false; pres.len()];
-            for &i in &winners {
-                keep[i as usize] = true;
-            }
-            type PerParent = (Vec<Stub>, Vec<Board>, Vec<Finished>);
-            let parts: Vec<PerParent> = (0..beam.len())
-                .into_par_iter()
-                .map_init(Scratch::new, |sc, i| {
-                    let (lo, hi) = (starts[i], starts[i + 1]);
-                    let mine = pres[lo..hi].iter().zip(&keep[lo..hi]);
-                    let distinct: Vec<Pre> = mine.filter(|(_, &k)| k).map(|(p, _)| *p).collect();
-                    let mut stubs = Vec::with_capacity(distinct.len());
-                    let (mut boards, mut fin) = (Vec::new(), Vec::new());
-                    let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
+                // Each parent's distinct children are consecutive in its chunk.
+                let distinct: Vec<Pre> = won.map(|(_, p)| *p).collect();
+                stubs.reserve(distinct.len());
+                let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
+                for mine in distinct.chunk_by(|a, b| a.parent == b.parent) {
+                    let i = mine[0].parent as usize;
                     beam.load(i, board, &mut pboard);
                     evaluate(
                         cfg,
                         (&pboard, beam.nodes[i].path),
-                        &masks[i],
-                        &distinct,
+                        &masks[c],
+                        mine,
                         layer,
                         sc,
                         |s, b| {
@@ -1024,18 +1091,22 @@ fn search_fixed(
                         },
                         |f| fin.push(f),
                     );
-                    sc.pboard = pboard;
-                    (stubs, boards, fin)
-                })
-                .collect();
-            for (s, b, f) in parts {
-                for st in s {
-                    let k = kept.len() as u32;
-                    kept.push((st, k));
                 }
-                boards.extend(b);
-                finished.extend(f);
+                sc.pboard = pboard;
+                (stubs, boards, fin)
+            })
+            .collect();
+        let distinct: usize = parts.iter().map(|p| p.0.len()).sum();
+        let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(distinct);
+        let mut boards: Vec<Board> = Vec::new();
+        let mut finished: Vec<Finished> = Vec::new();
+        for (s, b, f) in parts {
+            for st in s {
+                let k = kept.len() as u32;
+                kept.push((st, k));
             }
+            boards.extend(b);
+            finished.extend(f);
         }
         for f in &finished {
             if best.as_ref().is_none_or(|b| ctx.better(f, b)) {
@@ -1060,7 +1131,10 @@ fn search_fixed(
         // beam's nodes in parallel; survivor `i` is arena entry `base + i`.
         let base = ctx.arena.0.len();
         ctx.arena.0.extend(kept.iter().map(|(s, _)| (beam.nodes[s.parent as usize].path, s.mv)));
-        let mut new_cols = vec![Col::default(); kept.len() * stride];
+        // The last layer's column buffer is reused: a node's columns past its live ones are
+        // never read, so the buffer is not cleared.
+        let mut new_cols = std::mem::take(&mut spare_cols);
+        new_cols.resize(new_cols.len().max(kept.len() * stride), Col::default());
         let new_nodes: Vec<Node> = match cfg.passes {
             Passes::One => kept
                 .iter()
@@ -1082,7 +1156,7 @@ fn search_fixed(
                     let cols = beam.cols(p);
                     let out = &mut out[..cols.len()];
                     out.copy_from_slice(cols);
-                    let gone = s.removal.gone(&masks[p]);
+                    let gone = s.removal.gone(&masks[p / CHUNK]);
                     let live = remove_from_cols(out, usize::from(s.removal.x_lo), gone);
                     Node { score: s.score, path: (base + i) as u32, live: live as u8 }
                 })
@@ -1099,7 +1173,8 @@ fn search_fixed(
             new_rank[i as usize] = r as u32;
         }
         rank = new_rank;
-        beam = Beam { nodes: new_nodes, cols: new_cols, stride };
+        spare_cols = std::mem::replace(&mut beam.cols, new_cols);
+        beam.nodes = new_nodes;
         progress(&Progress {
             layer,
             beam: beam.len(),
@@ -1140,12 +1215,41 @@ mod tests {
     use super::*;
     use crate::groups::play;
 
+    /// The de-duplication table keeps, per key, the best id offered under the given order,
+    /// whatever the order and the threads of the offers (hash 0 included).
+    #[test]
+    fn dedup_keeps_the_best_offer_per_board() {
+        let n = 3000u64;
+        let hash =
+            |id: u64| if id % 7 == 0 { 0 } else { (id % 401).wrapping_mul(0xD6E8_FEB8_6659_FD93) };
+        // A total order unrelated to the ids' order.
+        let better = |a: u64, b: u64| {
+            a.wrapping_mul(0x9E37_79B9) % 1009 > b.wrapping_mul(0x9E37_79B9) % 1009
+                || (a.wrapping_mul(0x9E37_79B9) % 1009 == b.wrapping_mul(0x9E37_79B9) % 1009
+                    && a < b)
+        };
+        let mut slots = Slots::default();
+        let mut ids: Vec<u64> = (0..n).collect();
+        bits::Rng::new(5).shuffle(&mut ids);
+        let table = Dedup { slots: slots.prepare(n as usize), zero: AtomicU64::new(0) };
+        ids.par_iter().with_min_len(16).for_each(|&id| table.offer(hash(id), id, better));
+        for id in 0..n {
+            let best =
+                (0..n)
+                    .filter(|&o| hash(o) == hash(id))
+                    .reduce(|a, b| if better(b, a) { b } else { a });
+            assert_eq!(table.winner(hash(id)), best.unwrap(), "id {id}");
+        }
+        assert_eq!(table.winner(12345), u64::MAX);
+    }
+
     /// The shared value table returns exactly what `compute` gives, whichever thread claimed
     /// a key first, when the table is full, and for values too wide to pack.
     #[test]
     fn pot_cache_returns_the_computed_values() {
         let value = |h: u64| ((h % 2001) as i64 - 1000, h % 3 == 0);
-        let cache = PotCache::new(500);
+        let mut slots = Slots::default();
+        let cache = PotCache { slots: slots.prepare(500) };
         let hashes: Vec<u64> =
             (0..4000u64).map(|i| (i % 1500).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
         let got: Vec<(i64, bool)> =
