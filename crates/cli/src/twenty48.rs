@@ -68,13 +68,14 @@ enum Twenty48Command {
     /// Show the expectimax player's choice on a board given in the text form.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 best '2 . . 4/. . . ./. 8 . ./. . . 2'\n  \
-        bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --depth 3 --json")]
+        bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --depth 3 --json\n  \
+        bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --budget 500000 --min-depth 2\n\n\
+        The search options are play's (default: adaptive depth, as play).")]
     Best {
         /// The board: four rows separated by `/`, cells `.` or tile values.
         board: String,
-        /// Move layers (default: adaptive).
-        #[arg(long)]
-        depth: Option<u8>,
+        #[command(flatten)]
+        search: SearchArgs,
         #[command(flatten)]
         json: JsonArg,
     },
@@ -93,6 +94,17 @@ struct SearchArgs {
     #[arg(long, value_name = "NODES", conflicts_with_all = ["depth", "time_per_move"],
           value_parser = clap::value_parser!(u64).range(1..))]
     budget: Option<u64>,
+    /// Budget rule: when the last two iterations chose different moves, multiply this move's
+    /// budget by F, once (1 = off).
+    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "budget")]
+    extend: f32,
+    /// Adaptive rule: layers = distinct tiles - OFFSET, clamped to --min-depth..--max-depth
+    /// (1 is nneonneo/2048-ai's rule).
+    #[arg(long, value_name = "OFFSET", default_value_t = 1, conflicts_with_all = ["depth", "budget", "time_per_move"])]
+    depth_offset: u8,
+    /// Keep the transposition table from move to move (default: a fresh table per move).
+    #[arg(long)]
+    keep_table: bool,
     /// Smallest depth of the adaptive and budget rules.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
     min_depth: u8,
@@ -116,13 +128,22 @@ impl SearchArgs {
         if !(self.prob_cutoff >= 0.0 && self.prob_cutoff < 1.0) {
             return Err(CliError::input("--prob-cutoff must be in [0, 1)"));
         }
+        if !(self.extend >= 1.0 && self.extend <= 1000.0) {
+            return Err(CliError::input("--extend must be in [1, 1000]"));
+        }
         let min = self.min_depth.min(self.max_depth);
         let depth = match (self.depth, self.budget) {
             (Some(d), _) => Depth::Fixed(d),
             (None, Some(nodes)) => Depth::Budget { nodes, min, max: self.max_depth },
-            (None, None) => Depth::Adaptive { min, max: self.max_depth },
+            (None, None) => Depth::Adaptive { min, max: self.max_depth, offset: self.depth_offset },
         };
-        Ok(SearchConfig { depth, prob_cutoff: self.prob_cutoff, tt_bits: self.tt_bits })
+        Ok(SearchConfig {
+            depth,
+            prob_cutoff: self.prob_cutoff,
+            tt_bits: self.tt_bits,
+            extend: self.extend,
+            keep_table: self.keep_table,
+        })
     }
 
     fn params(&self) -> CliResult<Params> {
@@ -136,15 +157,23 @@ impl SearchArgs {
         let depth = match (self.time_per_move, cfg.depth) {
             (Some(ms), _) => format!("iterative deepening, {ms} ms per move"),
             (None, Depth::Fixed(d)) => format!("depth {d} move layers"),
-            (None, Depth::Adaptive { min, max }) => {
-                format!("adaptive depth clamp(distinct - 1, {min}, {max}) move layers")
+            (None, Depth::Adaptive { min, max, offset }) => {
+                format!("adaptive depth clamp(distinct - {offset}, {min}, {max}) move layers")
             }
             (None, Depth::Budget { nodes, min, max }) => {
-                format!("iterative deepening to about {nodes} nodes per move, {min}..{max} layers")
+                let ext = if cfg.extend > 1.0 {
+                    format!(", x{} when the move changes", cfg.extend)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "iterative deepening to about {nodes} nodes per move{ext}, {min}..{max} layers"
+                )
             }
         };
+        let keep = if cfg.keep_table { " kept across moves" } else { "" };
         format!(
-            "expectimax, {depth}, probability cutoff {}, table 2^{}",
+            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}",
             cfg.prob_cutoff, cfg.tt_bits
         )
     }
@@ -229,7 +258,7 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::Bench(a) => bench(a),
         Twenty48Command::Tune(a) => tune(a),
         Twenty48Command::Replay { file, json } => replay(file, json.json),
-        Twenty48Command::Best { board, depth, json } => best(&board, depth, json.json),
+        Twenty48Command::Best { board, search, json } => best(&board, &search, json.json),
     }
 }
 
@@ -443,7 +472,12 @@ fn time_search<G: MoveGen + Copy>(
     gen: G,
     positions: &[Board],
 ) -> (f64, Vec<u64>) {
-    let cfg = SearchConfig { depth: Depth::Fixed(3), prob_cutoff: 1e-4, tt_bits: 18 };
+    let cfg = SearchConfig {
+        depth: Depth::Fixed(3),
+        prob_cutoff: 1e-4,
+        tt_bits: 18,
+        ..Default::default()
+    };
     let mut s = Searcher::with_movegen(heur, cfg, gen);
     let start = Instant::now();
     let mut choices = Vec::new();
@@ -723,18 +757,19 @@ struct BestReport {
     nodes: u64,
 }
 
-fn best(text: &str, depth: Option<u8>, json: bool) -> CliResult {
+fn best(text: &str, search: &SearchArgs, json: bool) -> CliResult {
     let board: Board = text.parse().map_err(|e| CliError::input(format!("board {text:?}: {e}")))?;
-    let heur = Heuristic::new(Params::SHIPPED);
-    let mut cfg = SearchConfig::default();
-    if let Some(d) = depth {
-        if !(1..=12).contains(&d) {
-            return Err(CliError::input("--depth must be between 1 and 12"));
-        }
-        cfg.depth = Depth::Fixed(d);
-    }
+    let cfg = search.config()?;
+    let heur = Heuristic::new(search.params()?);
     let mut s = Searcher::new(&heur, cfg);
-    let c = s.best_move(board);
+    let c = match search.time_per_move {
+        Some(ms) => {
+            let start = Instant::now();
+            let budget = std::time::Duration::from_millis(ms);
+            s.best_move_deepening(board, 2, 16, |_| start.elapsed() * 4 < budget)
+        }
+        None => s.best_move(board),
+    };
     // The answer is checked by the engine's own rules before it is printed.
     if let Some(c) = c {
         if board.play(c.dir) == Err(twenty48::MoveError::Illegal) {

@@ -99,6 +99,14 @@ fn bench_and_best_run() {
     assert!(b["fast"]["move_ns_per_call"].as_f64().unwrap() > 0.0);
     let best = json(&bitarcade(&["2048", "best", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", "--json"]));
     assert!(best["best"] == "L" || best["best"] == "R");
+    // `best` takes play's search options: a node budget gives a deterministic answer.
+    let board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64";
+    let args = ["2048", "best", board, "--budget", "20000", "--min-depth", "2", "--json"];
+    let one = json(&bitarcade(&args));
+    assert_eq!(one, json(&bitarcade(&args)));
+    assert!(one["depth"].as_u64().unwrap() >= 2 && one["nodes"].as_u64().unwrap() > 0);
+    let fixed = json(&bitarcade(&["2048", "best", board, "--depth", "2", "--json"]));
+    assert_eq!(fixed["depth"], 2);
 }
 
 #[test]
@@ -109,6 +117,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["2048", "replay", "/nonexistent/game.json"],
         vec!["2048", "play", "--games", "0"],
         vec!["2048", "play", "--prob-cutoff", "2"],
+        vec!["2048", "best", "2 . . ./. . . ./. . . ./. . . .", "--budget", "9", "--extend", "0.5"],
     ] {
         let out = bitarcade(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

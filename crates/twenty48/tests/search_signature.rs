@@ -36,7 +36,12 @@ fn frozen() -> Frozen {
 
 fn run<G: MoveGen>(gen: G, boards: &[Board]) -> (String, u64) {
     let heur = Heuristic::new(Params::TUNED_DEPTH2);
-    let cfg = SearchConfig { depth: Depth::Fixed(3), prob_cutoff: 1e-4, tt_bits: 16 };
+    let cfg = SearchConfig {
+        depth: Depth::Fixed(3),
+        prob_cutoff: 1e-4,
+        tt_bits: 16,
+        ..Default::default()
+    };
     let mut s = Searcher::with_movegen(&heur, cfg, gen);
     let moves = boards.iter().map(|&b| s.best_move(b).map_or('-', |c| c.dir.letter())).collect();
     (moves, s.nodes())

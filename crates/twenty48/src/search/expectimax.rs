@@ -10,9 +10,9 @@
 //! ```
 //!
 //! - **Depth** counts move layers including the root's. [`Depth::Adaptive`] uses
-//!   `clamp(distinct_ranks - 1, min, max)`: more distinct tiles means a more delicate board.
-//!   (nneonneo/2048-ai's rule `max(3, distinct - 2)` counts the layers below the root, so it
-//!   is `Adaptive { min: 4, max: 16 }` here.) [`Depth::Budget`] deepens iteratively while
+//!   `clamp(distinct_ranks - offset, min, max)`: more distinct tiles means a more delicate
+//!   board. (nneonneo/2048-ai's rule `max(3, distinct - 2)` counts the layers below the root,
+//!   so it is `Adaptive { min: 4, max: 16, offset: 1 }` here.) [`Depth::Budget`] deepens iteratively while
 //!   the node count allows one more layer: it goes deep where the board is tight (few empty
 //!   cells, few spawns to average) and stays shallow on open boards, for the same work per
 //!   move; BENCHMARKS.md measures it against fixed depths at equal nodes.
@@ -95,12 +95,16 @@ impl MoveGen for FastMoves {
 pub enum Depth {
     /// Always this many move layers.
     Fixed(u8),
-    /// `clamp(distinct_ranks - 1, min, max)` move layers.
+    /// `clamp(distinct_ranks - offset, min, max)` move layers (nneonneo/2048-ai's rule is
+    /// offset 1, min 4).
     Adaptive {
         /// Fewest layers.
         min: u8,
         /// Most layers.
         max: u8,
+        /// Layers fewer than the number of distinct ranks.
+        #[serde(default = "one")]
+        offset: u8,
     },
     /// Iterative deepening under a node budget: search `min` layers, then one layer more
     /// while the nodes spent on this move plus the next iteration's predicted cost (the last
@@ -121,13 +125,21 @@ impl Depth {
     pub fn layers(self, board: Board) -> u8 {
         match self {
             Depth::Fixed(d) => d.max(1),
-            Depth::Adaptive { min, max } => {
-                let d = board.distinct_ranks().saturating_sub(1).min(255) as u8;
+            Depth::Adaptive { min, max, offset } => {
+                let d = board.distinct_ranks().saturating_sub(u32::from(offset)).min(255) as u8;
                 d.clamp(min.max(1), max.max(min.max(1)))
             }
             Depth::Budget { min, .. } => min.max(1),
         }
     }
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn one_f32() -> f32 {
+    1.0
 }
 
 /// Search settings.
@@ -139,13 +151,31 @@ pub struct SearchConfig {
     pub prob_cutoff: f32,
     /// The transposition table has `2^tt_bits` entries.
     pub tt_bits: u8,
+    /// Budget rule only: when the last iteration chose a different move than the one before
+    /// it (the search has not settled), the move's budget is multiplied by this factor, once
+    /// per move. 1 turns it off.
+    #[serde(default = "one_f32")]
+    pub extend: f32,
+    /// Keep the transposition table from one move to the next instead of invalidating it:
+    /// the next move's searches start from the previous move's chance nodes (an entry still
+    /// answers only lookups that need no more layers than it was searched with). Still
+    /// deterministic for a game played by one searcher, but a searcher's answer then depends
+    /// on what it searched before.
+    #[serde(default)]
+    pub keep_table: bool,
 }
 
 impl Default for SearchConfig {
     /// nneonneo/2048-ai's setting: adaptive depth (`max(3, distinct - 2)` below the root),
     /// cutoff 1e-4, and a 2^20-entry table (16 MiB).
     fn default() -> SearchConfig {
-        SearchConfig { depth: Depth::Adaptive { min: 4, max: 16 }, prob_cutoff: 1e-4, tt_bits: 20 }
+        SearchConfig {
+            depth: Depth::Adaptive { min: 4, max: 16, offset: 1 },
+            prob_cutoff: 1e-4,
+            tt_bits: 20,
+            extend: 1.0,
+            keep_table: false,
+        }
     }
 }
 
@@ -213,6 +243,9 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
     }
 
     fn next_stamp(&mut self) {
+        if self.cfg.keep_table && self.stamp != 0 {
+            return;
+        }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Wrapped: clear for real once every 65,535 searches so stale stamps cannot match.
@@ -247,17 +280,28 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         let mut best = self.root(board, d)?;
         let mut last = self.nodes - start;
         let mut before = 0u64;
+        let mut budget = budget as f64;
+        let mut extended = self.cfg.extend <= 1.0;
+        let mut changed = false;
         while d < max {
             // Growth of one more layer, from the last two iterations; before there are two,
             // assume the typical mid-game factor.
             let growth = if before > 0 { (last as f64 / before as f64).max(1.0) } else { 6.0 };
             let spent = self.nodes - start;
-            if spent as f64 + last as f64 * growth > budget as f64 {
-                break;
+            if spent as f64 + last as f64 * growth > budget {
+                if extended || !changed {
+                    break;
+                }
+                // The last two iterations disagree: buy this move more nodes, once.
+                extended = true;
+                budget *= f64::from(self.cfg.extend);
+                continue;
             }
             d += 1;
             let mark = self.nodes;
-            best = self.root(board, d)?;
+            let next = self.root(board, d)?;
+            changed = next.dir != best.dir;
+            best = next;
             before = last;
             last = self.nodes - mark;
         }
@@ -476,5 +520,86 @@ mod tests {
                 None => break,
             }
         }
+    }
+
+    #[test]
+    fn adaptive_offset_sets_the_layers() {
+        // Ranks 1, 2, 3, 4, 5 and 14: six distinct, so offset 1 gives 5 layers, offset 3 gives 3.
+        let b: Board = "2 4 8 16/32 . . ./. . . ./. . . 16384".parse().unwrap();
+        assert_eq!(b.distinct_ranks(), 6);
+        assert_eq!(Depth::Adaptive { min: 2, max: 16, offset: 1 }.layers(b), 5);
+        assert_eq!(Depth::Adaptive { min: 2, max: 16, offset: 3 }.layers(b), 3);
+        assert_eq!(Depth::Adaptive { min: 4, max: 16, offset: 3 }.layers(b), 4);
+        assert_eq!(Depth::Adaptive { min: 2, max: 4, offset: 0 }.layers(b), 4);
+    }
+
+    #[test]
+    fn extend_buys_nodes_only_where_the_move_changed() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let run = |extend: f32| {
+            let cfg = SearchConfig {
+                depth: Depth::Budget { nodes: 4_000, min: 1, max: 12 },
+                tt_bits: 14,
+                extend,
+                ..Default::default()
+            };
+            let mut s = Searcher::new(&h, cfg);
+            let mut game = crate::Game::new(11);
+            let mut per_move = vec![];
+            for _ in 0..150 {
+                let before = s.nodes();
+                match s.best_move(game.board()) {
+                    Some(c) => {
+                        per_move.push((c.dir, s.nodes() - before));
+                        game.play(c.dir).unwrap();
+                    }
+                    None => break,
+                }
+            }
+            per_move
+        };
+        let plain = run(1.0);
+        let ext = run(8.0);
+        // Extension 1 is the plain rule; a larger factor spends more on some moves, and on a
+        // move where it spent the same it chose the same.
+        assert_eq!(plain, run(1.0));
+        let common = plain.len().min(ext.len());
+        let first_diff = (0..common).find(|&i| plain[i] != ext[i]).expect("extension never used");
+        assert!(ext[first_diff].1 > plain[first_diff].1, "move {first_diff}");
+        let total = |v: &[(Dir, u64)]| v.iter().map(|m| m.1).sum::<u64>();
+        assert!(total(&ext[..common]) > total(&plain[..common]));
+    }
+
+    #[test]
+    fn a_kept_table_saves_nodes_and_stays_deterministic() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let run = |keep_table: bool| {
+            let cfg = SearchConfig {
+                depth: Depth::Fixed(3),
+                tt_bits: 16,
+                keep_table,
+                ..Default::default()
+            };
+            let mut s = Searcher::new(&h, cfg);
+            let g = crate::game::play_game(
+                21,
+                &mut SearchPlayer { searcher: Searcher::new(&h, cfg) },
+                120,
+            );
+            let mut game = crate::Game::new(21);
+            for _ in 0..120 {
+                match s.best_move(game.board()) {
+                    Some(c) => game.play(c.dir).unwrap(),
+                    None => break,
+                }
+            }
+            assert_eq!(game.record().moves, g.record().moves, "a searcher replays its game");
+            (game.moves(), s.nodes())
+        };
+        let (fresh_moves, fresh_nodes) = run(false);
+        let (kept_moves, kept_nodes) = run(true);
+        assert_eq!(fresh_moves, 120);
+        assert_eq!(kept_moves, 120);
+        assert!(kept_nodes < fresh_nodes, "kept {kept_nodes} vs fresh {fresh_nodes}");
     }
 }
