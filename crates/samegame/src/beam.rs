@@ -570,7 +570,9 @@ impl Slots {
     fn prepare(&mut self, n: usize) -> &[[AtomicU64; 2]] {
         let cap = (n * 2).next_power_of_two().max(64);
         if self.0.len() < cap {
-            self.0.resize_with(cap, Default::default);
+            // Grown in parallel, born zero.
+            self.0 = (0..cap).into_par_iter().map(|_| Default::default()).collect();
+            return &self.0;
         }
         let used = &mut self.0[..cap];
         used.par_chunks_mut(4096).for_each(|c| {
@@ -1195,14 +1197,21 @@ fn search_fixed(
                 .collect(),
         };
         // The lexicographic rank of each survivor's move list among the new beam's.
-        let mut order: Vec<u32> = (0..kept.len() as u32).collect();
-        order.sort_unstable_by_key(|&i| {
-            let s = &kept[i as usize].0;
-            (rank[s.parent as usize], s.mv)
-        });
+        // Keys (parent's rank, move, index) packed in one integer, sorted in parallel.
+        let mut order: Vec<u128> = kept
+            .par_iter()
+            .enumerate()
+            .map(|(i, (s, _))| {
+                let (x, y) = s.mv;
+                let key =
+                    u64::from(rank[s.parent as usize]) << 16 | u64::from(x) << 8 | u64::from(y);
+                u128::from(key) << 32 | i as u128
+            })
+            .collect();
+        order.par_sort_unstable();
         let mut new_rank = vec![0u32; kept.len()];
-        for (r, &i) in order.iter().enumerate() {
-            new_rank[i as usize] = r as u32;
+        for (r, &k) in order.iter().enumerate() {
+            new_rank[k as u32 as usize] = r as u32;
         }
         rank = new_rank;
         spare_cols = std::mem::replace(&mut beam.cols, new_cols);
