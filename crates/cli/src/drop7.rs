@@ -32,6 +32,7 @@ enum Drop7Command {
     #[command(after_help = "Examples:\n  \
         bitarcade drop7 play --mode hardcore --seed 1 --depth 3\n  \
         bitarcade drop7 play --depth 3 --games 64 --json\n  \
+        bitarcade drop7 play --depth 4 --reveals paired --strata-schedule 0,4 --games 64 -j 1\n  \
         bitarcade drop7 play --depth 2 --games 1 --record game.json && bitarcade drop7 replay game.json\n  \
         bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2\n  \
         printf '4#2715#36\\n6457513\\n' | bitarcade drop7 play --mode sequence --stream - --depth 2")]
@@ -89,6 +90,11 @@ struct SearchOpts {
     /// Chance nodes over K equal strata of 1-7 instead of every value (0 = every value).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
     strata: u8,
+    /// Strata by chance level from the root down for `play` and `ab` (`0,0,3`: every value
+    /// at the two chance levels below the root, 3 strata deeper; the last entry repeats);
+    /// overrides --strata there.
+    #[arg(long, value_name = "K,K,..")]
+    strata_schedule: Option<String>,
     /// Normal mode's share of gray next discs, NUM/DEN.
     #[arg(long, default_value = "1/8")]
     gray_share: String,
@@ -301,6 +307,29 @@ fn reveals_label(o: &SearchOpts) -> String {
     } else {
         format!("sampled:{}", o.reveal_samples)
     }
+}
+
+fn chance_schedule_of(o: &SearchOpts) -> CliResult<Option<[ChanceModel; 8]>> {
+    let Some(text) = &o.strata_schedule else { return Ok(None) };
+    let bad = || {
+        CliError::input(format!(
+            "--strata-schedule {text:?}: expected K or K,K,... with each K in 0..=7"
+        ))
+    };
+    let list: Vec<u8> = text
+        .split(',')
+        .map(|x| x.trim().parse::<u8>().ok().filter(|k| *k <= 7))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    if list.is_empty() || list.len() > 8 {
+        return Err(bad());
+    }
+    let mut out = [ChanceModel::Exact; 8];
+    for (i, m) in out.iter_mut().enumerate() {
+        let k = *list.get(i).or(list.last()).expect("non-empty");
+        *m = if k == 0 { ChanceModel::Exact } else { ChanceModel::Strata(k) };
+    }
+    Ok(Some(out))
 }
 
 fn chance_of(o: &SearchOpts) -> ChanceModel {
@@ -599,6 +628,7 @@ fn run_batch(
         reveal_samples: 1,
         reveal_by_depth: o.reveal_by_depth()?,
         paired_reveals: o.reveals == "paired",
+        chance_schedule: chance_schedule_of(o)?,
     };
     let bar = progress(games, label);
     let start = Instant::now();
@@ -711,7 +741,10 @@ fn play(a: PlayArgs) -> CliResult {
         depth: a.search.depth,
         eval: eval.label(),
         table: TableChoice::parse(&a.search.table)?.name(),
-        chance: format!("{:?}", chance_of(&a.search)),
+        chance: match &a.search.strata_schedule {
+            Some(list) => format!("strata schedule {list}"),
+            None => format!("{:?}", chance_of(&a.search)),
+        },
         reveals: reveals_label(&a.search),
         seed: a.seed.seed,
         summary: summary(&scores),

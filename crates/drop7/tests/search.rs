@@ -120,6 +120,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         reveal_samples: 2,
         reveal_by_depth: [0; 8],
         paired_reveals: false,
+        chance_schedule: None,
     };
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()
@@ -251,4 +252,36 @@ fn root_samples_over_paired_reveals_stay_table_exact() {
         differ += usize::from(d != paired.decide(&p, 3));
     }
     assert!(differ > 0);
+}
+
+#[test]
+fn chance_schedules_stay_table_exact_and_all_exact_changes_nothing() {
+    let rules = Rules::new(Mode::Hardcore);
+    let positions = harvest(8);
+    let schedule = [ChanceModel::Exact, ChanceModel::Strata(3)];
+    let mut plain = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+    let mut exact = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+    exact.set_chance_schedule(&[ChanceModel::Exact], 3);
+    let mut none = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+    let mut direct = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(10));
+    for s in [&mut plain, &mut exact] {
+        s.paired_reveals = true;
+    }
+    none.paired_reveals = true;
+    none.set_chance_schedule(&schedule, 3);
+    direct.paired_reveals = true;
+    direct.set_chance_schedule(&schedule, 3);
+    let mut differs = 0;
+    for p in &positions {
+        let want = plain.decide(p, 3);
+        assert_eq!(exact.decide(p, 3), want, "{p}");
+        let a = none.decide(p, 3);
+        let b = direct.decide(p, 3);
+        for c in 0..7 {
+            assert_eq!(a.values[c].map(f64::to_bits), b.values[c].map(f64::to_bits), "{p}");
+        }
+        differs += usize::from(a.values != want.values);
+    }
+    // The strata below the first chance level do change values.
+    assert!(differs > 0);
 }

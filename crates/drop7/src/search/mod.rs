@@ -147,37 +147,45 @@ pub struct Searcher<E: Evaluator, T: Table> {
     /// outcomes at the cost of one. Applies where the reveal samples are 1; a level with more
     /// samples averages them, each followed by a whole chance node (default off).
     pub paired_reveals: bool,
-    outcomes: [(Disc, f64); 8],
-    n_outcomes: usize,
+    /// The next-disc outcomes of a chance node by its remaining depth (index 0 serves the
+    /// replays of a paired move right above the leaves): all the same model unless
+    /// [`set_chance_schedule`](Self::set_chance_schedule) varies them. Keyed by remaining
+    /// depth, so a chance node's value stays a pure function of (key, depth).
+    outcomes: [([(Disc, f64); 8], usize); 8],
     level_in_key: bool,
+}
+
+/// The outcomes of a chance node under `chance`, with their weights, and how many there are.
+fn outcome_set(rules: &Rules, chance: ChanceModel) -> ([(Disc, f64); 8], usize) {
+    let mut outcomes = [(Disc::GRAY, 0.0); 8];
+    let mut n = 0;
+    match chance {
+        ChanceModel::Exact => {
+            let g = rules.gray_probability();
+            for v in 1..=7 {
+                outcomes[n] = (Disc::number(v).expect("1..=7"), (1.0 - g) / 7.0);
+                n += 1;
+            }
+            if g > 0.0 {
+                outcomes[n] = (Disc::GRAY, g);
+                n += 1;
+            }
+        }
+        ChanceModel::Strata(k) => {
+            let k = k.clamp(1, 7);
+            for i in 0..k {
+                let v = 1 + ((2 * u32::from(i) + 1) * 7 / (2 * u32::from(k))) as u8;
+                outcomes[n] = (Disc::number(v.min(7)).expect("1..=7"), 1.0 / f64::from(k));
+                n += 1;
+            }
+        }
+    }
+    (outcomes, n)
 }
 
 impl<E: Evaluator, T: Table> Searcher<E, T> {
     /// A searcher; `death` defaults to 1,000,000.
     pub fn new(rules: Rules, chance: ChanceModel, eval: E, table: T) -> Self {
-        let mut outcomes = [(Disc::GRAY, 0.0); 8];
-        let mut n = 0;
-        match chance {
-            ChanceModel::Exact => {
-                let g = rules.gray_probability();
-                for v in 1..=7 {
-                    outcomes[n] = (Disc::number(v).expect("1..=7"), (1.0 - g) / 7.0);
-                    n += 1;
-                }
-                if g > 0.0 {
-                    outcomes[n] = (Disc::GRAY, g);
-                    n += 1;
-                }
-            }
-            ChanceModel::Strata(k) => {
-                let k = k.clamp(1, 7);
-                for i in 0..k {
-                    let v = 1 + ((2 * u32::from(i) + 1) * 7 / (2 * u32::from(k))) as u8;
-                    outcomes[n] = (Disc::number(v.min(7)).expect("1..=7"), 1.0 / f64::from(k));
-                    n += 1;
-                }
-            }
-        }
         Searcher {
             rules,
             eval,
@@ -187,9 +195,27 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             reveal_samples: 1,
             reveal_by_depth: [0; 8],
             paired_reveals: false,
-            outcomes,
-            n_outcomes: n,
+            outcomes: [outcome_set(&rules, chance); 8],
             level_in_key: rules.mode != Mode::Hardcore,
+        }
+    }
+
+    /// Sets the chance model of each chance level for a search `depth` deep, from a list
+    /// read from the root down: `schedule[0]` for the chance nodes right below the root's
+    /// moves, `schedule[1]` one level below, ...; the last entry also covers every deeper
+    /// level. A search can so keep every disc value near the root and fewer strata deeper,
+    /// where a decision weighs many nodes. An empty list leaves the model unchanged.
+    pub fn set_chance_schedule(&mut self, schedule: &[ChanceModel], depth: u32) {
+        if schedule.is_empty() {
+            return;
+        }
+        // The chance node below the root's moves has remaining depth `depth - 1`; the
+        // paired replays right above the leaves (index 0) count as one more level.
+        let depth = depth.clamp(1, 8);
+        for d in 0..depth {
+            let model =
+                *schedule.get((depth - 1 - d) as usize).or(schedule.last()).expect("non-empty");
+            self.outcomes[d as usize] = outcome_set(&self.rules, model);
         }
     }
 
@@ -269,8 +295,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             self.stats.chance_nodes += 1;
         }
         let mut sum = 0.0;
-        for i in 0..self.n_outcomes {
-            let (disc, w) = self.outcomes[i];
+        // The replays stand for the chance node below this move (remaining depth - 1).
+        let (outcomes, n) = self.outcomes[(depth - 1).min(7) as usize];
+        for (i, &(disc, w)) in outcomes[..n].iter().enumerate() {
             let (mut child, gain) = if i == 0 {
                 (child, gain)
             } else {
@@ -330,8 +357,8 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             }
         }
         let mut sum = 0.0;
-        for i in 0..self.n_outcomes {
-            let (disc, w) = self.outcomes[i];
+        let (outcomes, n) = self.outcomes[depth.min(7) as usize];
+        for &(disc, w) in &outcomes[..n] {
             let mut p = *pos;
             p.next = disc;
             sum += w * self.best_value(&p, depth);
@@ -456,6 +483,9 @@ pub struct BatchSpec {
     pub reveal_by_depth: [u32; 8],
     /// Reveals paired with the next disc ([`Searcher::paired_reveals`]).
     pub paired_reveals: bool,
+    /// Chance models by level from the root down ([`Searcher::set_chance_schedule`]);
+    /// `None` uses `chance` at every level.
+    pub chance_schedule: Option<[ChanceModel; 8]>,
 }
 
 /// Plays a batch of games in parallel on the current rayon pool, shared-nothing: each game
@@ -480,6 +510,9 @@ where
             s.reveal_samples = spec.reveal_samples;
             s.reveal_by_depth = spec.reveal_by_depth;
             s.paired_reveals = spec.paired_reveals;
+            if let Some(schedule) = spec.chance_schedule {
+                s.set_chance_schedule(&schedule, spec.depth);
+            }
             let out = play_game(
                 &mut s,
                 bits::rng::sub_seed(spec.seed, i),
