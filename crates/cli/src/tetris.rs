@@ -49,7 +49,9 @@ enum Verb {
     #[command(after_help = "Examples:\n  \
         bitarcade tetris bench\n  \
         bitarcade tetris bench --count 200 --seed 1 --json\n  \
-        bitarcade tetris bench --lines 6 --count 50")]
+        bitarcade tetris bench --lines 6 --count 50\n  \
+        bitarcade tetris bench --lines 4 --runs 10 --json   (mean: median of 10 runs; cpu_mean_ms: \
+        thread CPU time, robust to load)")]
     Bench(BenchArgs),
     /// Fit the move-ordering weights with a seeded (1+lambda) evolution strategy.
     #[command(after_help = "Examples:\n  \
@@ -149,6 +151,10 @@ struct BenchArgs {
     /// Depth of the tiling-prefix test above the tiling depth (0: off), for ablations.
     #[arg(long, default_value_t = Solver::DEFAULT_PREFIX_DEPTH)]
     prefix_depth: u32,
+    /// Solve the queues this many times back to back: the mean is the median of the runs'
+    /// means (and the CPU mean the median of theirs), each queue's time the median of its runs.
+    #[arg(long, default_value_t = 1)]
+    runs: u32,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -619,6 +625,9 @@ struct BenchLine {
     mean_ms: f64,
     median_ms: f64,
     max_ms: f64,
+    runs: u32,
+    run_means_ms: Vec<f64>,
+    cpu_mean_ms: Option<f64>,
     mean_nodes: f64,
     max_nodes: u64,
     mean_memory_kib: f64,
@@ -626,7 +635,20 @@ struct BenchLine {
     signature: String,
 }
 
+/// The CPU time this thread has run, in ms (Linux: `/proc/thread-self/schedstat`, whose first
+/// field is the scheduler's run time in ns; time spent waiting for a core is not counted).
+/// The kernel brings that figure up to date only at scheduler events (else it lags by up to a
+/// tick, 4 ms here), so the thread yields first. `None` where the file is missing.
+fn thread_cpu_ms() -> Option<f64> {
+    std::thread::yield_now();
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e6)
+}
+
 /// One benchmark line: `count` opener queues of `pieces` pieces, PC of exactly `lines` lines.
+/// The queues are solved back to back (`runs` times, a fresh `Solver` per queue, its creation
+/// timed); every answer is verified after the timed runs.
 fn bench_line(
     kicks: &KickTable,
     w: Option<Weights>,
@@ -635,26 +657,49 @@ fn bench_line(
 ) -> CliResult<BenchLine> {
     let (seed, count) = (a.seed.seed, a.count);
     let pieces = if lines == 4 { 11 } else { 16 };
-    let mut times = Vec::with_capacity(count as usize);
+    let reqs: Vec<PcRequest> = (0..count)
+        .map(|i| {
+            let mut req = PcRequest::opener(opener_queue(seed, i, pieces));
+            req.height = Some(lines);
+            req
+        })
+        .collect();
+    let runs = a.runs.max(1);
+    // times[i]: queue i's wall time in each run.
+    let mut times = vec![Vec::with_capacity(runs as usize); reqs.len()];
+    let (mut run_means, mut run_cpu) = (Vec::new(), Vec::new());
+    let mut results = Vec::with_capacity(reqs.len());
+    for run in 0..runs {
+        let cpu0 = thread_cpu_ms();
+        let mut total = 0.0;
+        for (i, req) in reqs.iter().enumerate() {
+            let start = Instant::now();
+            let mut solver = match w {
+                Some(w) => Solver::with_weights(kicks, w),
+                None => Solver::new(kicks),
+            };
+            solver.set_restart_base(a.restart_base);
+            if let Some(d) = a.tile_depth {
+                solver.set_tile_depth(d);
+            }
+            solver.set_prefix_depth(a.prefix_depth);
+            let out = solver.solve(req).map_err(|e| CliError::failed(e.to_string()))?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            times[i].push(ms);
+            total += ms;
+            if run == 0 {
+                results.push((out, solver.stats()));
+            }
+        }
+        run_means.push(total / reqs.len().max(1) as f64);
+        if let (Some(c0), Some(c1)) = (cpu0, thread_cpu_ms()) {
+            run_cpu.push((c1 - c0) / reqs.len().max(1) as f64);
+        }
+    }
     let (mut nodes, mut max_nodes, mut mem, mut max_mem, mut solved) =
         (0u64, 0u64, 0usize, 0usize, 0u64);
     let mut sig = 0xcbf2_9ce4_8422_2325u64;
-    for i in 0..count {
-        let mut req = PcRequest::opener(opener_queue(seed, i, pieces));
-        req.height = Some(lines);
-        let start = Instant::now();
-        let mut solver = match w {
-            Some(w) => Solver::with_weights(kicks, w),
-            None => Solver::new(kicks),
-        };
-        solver.set_restart_base(a.restart_base);
-        if let Some(d) = a.tile_depth {
-            solver.set_tile_depth(d);
-        }
-        solver.set_prefix_depth(a.prefix_depth);
-        let out = solver.solve(&req).map_err(|e| CliError::failed(e.to_string()))?;
-        times.push(start.elapsed().as_secs_f64() * 1e3);
-        let st = solver.stats();
+    for (i, (req, (out, st))) in reqs.iter().zip(&results).enumerate() {
         // The solver's own working memory plus its move-generation tables.
         let m = st.memory_bytes + std::mem::size_of::<Solver>();
         nodes += st.nodes;
@@ -662,7 +707,7 @@ fn bench_line(
         mem += m;
         max_mem = max_mem.max(m);
         if let Outcome::Found(sol) = out {
-            trace::verify(&req, kicks, &sol)
+            trace::verify(req, kicks, sol)
                 .map_err(|e| CliError::failed(format!("queue {i}: does not replay: {e}")))?;
             solved += 1;
             for s in &sol.steps {
@@ -673,17 +718,32 @@ fn bench_line(
         }
         sig = (sig ^ st.nodes).wrapping_mul(0x100_0000_01b3);
     }
-    let mut sorted = times.clone();
-    sorted.sort_by(f64::total_cmp);
+    // Per queue, the median of its runs; the mean is the median of the runs' means.
+    let mut per_queue: Vec<f64> = times
+        .iter_mut()
+        .map(|t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
+        })
+        .collect();
+    per_queue.sort_by(f64::total_cmp);
+    let median = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied()
+    };
     let n = count.max(1) as f64;
     Ok(BenchLine {
         lines,
         pieces,
         queues: count,
         solved,
-        mean_ms: times.iter().sum::<f64>() / n,
-        median_ms: sorted.get(sorted.len() / 2).copied().unwrap_or(0.0),
-        max_ms: sorted.last().copied().unwrap_or(0.0),
+        mean_ms: median(&run_means).unwrap_or(0.0),
+        median_ms: per_queue.get(per_queue.len() / 2).copied().unwrap_or(0.0),
+        max_ms: per_queue.last().copied().unwrap_or(0.0),
+        runs,
+        run_means_ms: run_means,
+        cpu_mean_ms: median(&run_cpu),
         mean_nodes: nodes as f64 / n,
         max_nodes,
         mean_memory_kib: mem as f64 / n / 1024.0,
@@ -720,8 +780,11 @@ fn bench(a: BenchArgs) -> CliResult {
     );
     for b in &out {
         println!(
-            "{}-line ({} pieces, {} queues, {} kicks, seed {}): solved {}/{}; time mean {:.3} ms, median {:.3} ms, max {:.3} ms; nodes mean {:.0}, max {}; memory mean {:.1} KiB, max {:.1} KiB; signature {}",
-            b.lines, b.pieces, b.queues, kicks.name(), a.seed.seed, b.solved, b.queues, b.mean_ms, b.median_ms, b.max_ms, b.mean_nodes, b.max_nodes, b.mean_memory_kib, b.max_memory_kib, b.signature
+            "{}-line ({} pieces, {} queues, {} kicks, seed {}): solved {}/{}; time mean {:.3} ms (CPU {}), median {:.3} ms, max {:.3} ms{}; nodes mean {:.0}, max {}; memory mean {:.1} KiB, max {:.1} KiB; signature {}",
+            b.lines, b.pieces, b.queues, kicks.name(), a.seed.seed, b.solved, b.queues, b.mean_ms,
+            b.cpu_mean_ms.map_or("n/a".to_string(), |c| format!("{c:.3} ms")), b.median_ms, b.max_ms,
+            if b.runs > 1 { format!(" (medians of {} runs)", b.runs) } else { String::new() },
+            b.mean_nodes, b.max_nodes, b.mean_memory_kib, b.max_memory_kib, b.signature
         );
     }
     Ok(())

@@ -122,6 +122,18 @@ fn sweep_shard_and_bench_run() {
     let b = json(&bitarcade(&["tetris", "bench", "--count", "5", "--json"]));
     assert_eq!(b["results"][0]["solved"], 5);
     assert_eq!(b["results"][1]["solved"], 5);
+    // Repeated runs: one mean per run, the same answers (signature) as a single run.
+    let r = json(&bitarcade(&[
+        "tetris", "bench", "--count", "3", "--lines", "4", "--runs", "3", "--json",
+    ]));
+    let line = &r["results"][0];
+    assert_eq!(line["runs"], 3);
+    assert_eq!(line["run_means_ms"].as_array().map(Vec::len), Some(3));
+    let one = json(&bitarcade(&["tetris", "bench", "--count", "3", "--lines", "4", "--json"]));
+    assert_eq!(line["signature"], one["results"][0]["signature"]);
+    if cfg!(target_os = "linux") {
+        assert!(line["cpu_mean_ms"].as_f64().is_some_and(|c| c > 0.0), "{line}");
+    }
 }
 
 #[test]
