@@ -67,7 +67,7 @@ enum SnakeCommand {
         bitarcade snake tournament --games 2000 --size 10x10 --seed 1\n  \
         bitarcade snake tournament --games 200 --players shortest,astar --json\n  \
         bitarcade snake tournament --games 100 --size 30x30 --players knit --threads 2\n  \
-        bitarcade snake tournament --games 100 --first 100 --size 30x30 --players knit --json")]
+        bitarcade snake tournament --games 100 --first 100 --size 30x30 --players dash --json")]
     Tournament {
         /// Games per player.
         #[arg(long, default_value_t = 2000)]
@@ -77,11 +77,11 @@ enum SnakeCommand {
         #[arg(long, default_value_t = 0)]
         first: u64,
         /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair, tree,
-        /// knit).
+        /// knit, dash).
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree,knit"
+            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree,knit,dash"
         )]
         players: Vec<String>,
         #[command(flatten)]

@@ -26,8 +26,8 @@ fn tournament_is_deterministic_for_any_thread_count() {
     let three = without_times(json(&bitarcade(&[&args[..], &["--threads", "3"]].concat())));
     assert_eq!(one, three);
     let rows = one["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 8);
-    for solver in ["cycle", "repair", "tree", "knit"] {
+    assert_eq!(rows.len(), 9);
+    for solver in ["cycle", "repair", "tree", "knit", "dash"] {
         let row = rows.iter().find(|r| r["solver"] == solver).unwrap();
         assert_eq!(row["wins"], 12, "{solver} wins every 8x8 game");
         assert_eq!(row["avg_score"], 63.0);

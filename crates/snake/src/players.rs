@@ -10,6 +10,7 @@
 //! | `repair`    | a Hamiltonian cycle rebuilt around the shortest route to each fruit ([`PlayerKind::Repair`]) |
 //! | `tree`      | a Hamiltonian cycle kept as the contour of a spanning tree of 2 x 2 blocks, re-planned through a searched route each move ([`crate::spanning`]) |
 //! | `knit`      | `tree` that also re-completes the spanning tree in 8 edge orders each move and keeps the contour that reaches the fruit soonest ([`crate::spanning`]) |
+//! | `dash`      | `lookahead` while the snake fills under 30% of the board, then a searched realignment route back onto a spanning tree's contour, then `knit` ([`crate::spanning`]) |
 //!
 //! # The cycle player
 //! A fixed Hamiltonian cycle numbers the cells `0..N`. Measure positions relative to the tail:
@@ -60,11 +61,14 @@ pub enum PlayerKind {
     /// `tree` that also re-completes the spanning tree in several edge orders each move
     /// ([`crate::spanning`]); `repair` where a side is odd.
     Knit,
+    /// `lookahead` until the snake fills 30% of the board, then a realignment route onto a
+    /// spanning tree's contour and `knit` ([`crate::spanning`]); `repair` where a side is odd.
+    Dash,
 }
 
 impl PlayerKind {
     /// Every player, in table order.
-    pub const ALL: [PlayerKind; 8] = [
+    pub const ALL: [PlayerKind; 9] = [
         PlayerKind::Shortest,
         PlayerKind::Astar,
         PlayerKind::Longest,
@@ -73,6 +77,7 @@ impl PlayerKind {
         PlayerKind::Repair,
         PlayerKind::Tree,
         PlayerKind::Knit,
+        PlayerKind::Dash,
     ];
 
     /// The name used on the command line and in tables.
@@ -86,6 +91,7 @@ impl PlayerKind {
             PlayerKind::Repair => "repair",
             PlayerKind::Tree => "tree",
             PlayerKind::Knit => "knit",
+            PlayerKind::Dash => "dash",
         }
     }
 
@@ -112,6 +118,10 @@ impl PlayerKind {
                 Some(t) => Box::new(t),
                 None => PlayerKind::Repair.build(size),
             },
+            PlayerKind::Dash => match Tree::new(size, 8) {
+                Some(t) => Box::new(t.with_dash(size.cells() * 3 / 10)),
+                None => PlayerKind::Repair.build(size),
+            },
         }
     }
 }
@@ -121,7 +131,7 @@ impl FromStr for PlayerKind {
     fn from_str(s: &str) -> Result<Self, String> {
         PlayerKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
             format!(
-                "{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair, tree, knit)"
+                "{s:?} is not a player (shortest, astar, longest, lookahead, cycle, repair, tree, knit, dash)"
             )
         })
     }

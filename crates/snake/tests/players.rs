@@ -22,7 +22,13 @@ fn hamiltonian_cycles_exist_exactly_when_a_side_is_even() {
 
 #[test]
 fn cycle_players_win_every_game_with_an_even_side() {
-    for kind in [PlayerKind::Cycle, PlayerKind::Repair, PlayerKind::Tree, PlayerKind::Knit] {
+    for kind in [
+        PlayerKind::Cycle,
+        PlayerKind::Repair,
+        PlayerKind::Tree,
+        PlayerKind::Knit,
+        PlayerKind::Dash,
+    ] {
         for (size, games) in
             [("10x10", 24u64), ("8x8", 24), ("6x5", 24), ("4x7", 24), ("2x2", 5), ("16x12", 3)]
         {
@@ -51,6 +57,7 @@ fn cycle_players_beat_the_pure_cycle_on_10x10() {
         (PlayerKind::Repair, 1_600.0),
         (PlayerKind::Tree, 1_500.0),
         (PlayerKind::Knit, 1_500.0),
+        (PlayerKind::Dash, 1_500.0),
     ] {
         let games = 40u64;
         let mut moves = 0;
