@@ -102,6 +102,13 @@ struct SearchArgs {
     /// (1 is nneonneo/2048-ai's rule).
     #[arg(long, value_name = "OFFSET", default_value_t = 1, conflicts_with_all = ["depth", "budget", "time_per_move"])]
     depth_offset: u8,
+    /// Budget rule: multiply the budget by F on boards holding at least --boost-tiles tiles of
+    /// 1024 or more (1 = off).
+    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "budget")]
+    boost: f32,
+    /// Budget rule: the number of tiles of 1024 or more that triggers --boost.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    boost_tiles: u8,
     /// Keep the transposition table from move to move (default: a fresh table per move).
     #[arg(long)]
     keep_table: bool,
@@ -131,6 +138,9 @@ impl SearchArgs {
         if !(self.extend >= 1.0 && self.extend <= 1000.0) {
             return Err(CliError::input("--extend must be in [1, 1000]"));
         }
+        if !(self.boost >= 1.0 && self.boost <= 1000.0) {
+            return Err(CliError::input("--boost must be in [1, 1000]"));
+        }
         let min = self.min_depth.min(self.max_depth);
         let depth = match (self.depth, self.budget) {
             (Some(d), _) => Depth::Fixed(d),
@@ -143,6 +153,8 @@ impl SearchArgs {
             tt_bits: self.tt_bits,
             extend: self.extend,
             keep_table: self.keep_table,
+            boost_tiles: if self.boost > 1.0 { self.boost_tiles } else { 0 },
+            boost: self.boost,
         })
     }
 
@@ -161,11 +173,13 @@ impl SearchArgs {
                 format!("adaptive depth clamp(distinct - {offset}, {min}, {max}) move layers")
             }
             (None, Depth::Budget { nodes, min, max }) => {
-                let ext = if cfg.extend > 1.0 {
-                    format!(", x{} when the move changes", cfg.extend)
-                } else {
-                    String::new()
-                };
+                let mut ext = String::new();
+                if cfg.extend > 1.0 {
+                    ext += &format!(", x{} when the move changes", cfg.extend);
+                }
+                if cfg.boost_tiles > 0 {
+                    ext += &format!(", x{} with {}+ tiles >= 1024", cfg.boost, cfg.boost_tiles);
+                }
                 format!(
                     "iterative deepening to about {nodes} nodes per move{ext}, {min}..{max} layers"
                 )

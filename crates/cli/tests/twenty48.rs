@@ -118,6 +118,7 @@ fn bad_input_exits_2_with_one_line() {
         vec!["2048", "play", "--games", "0"],
         vec!["2048", "play", "--prob-cutoff", "2"],
         vec!["2048", "best", "2 . . ./. . . ./. . . ./. . . .", "--budget", "9", "--extend", "0.5"],
+        vec!["2048", "best", "2 . . ./. . . ./. . . ./. . . .", "--budget", "9", "--boost", "0"],
     ] {
         let out = bitarcade(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

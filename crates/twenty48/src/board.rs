@@ -344,6 +344,11 @@ impl Board {
         (0..16).map(|c| self.rank(c)).max().unwrap_or(0)
     }
 
+    /// The number of tiles of rank `rank` or more (`2^rank` and larger).
+    pub fn count_at_least(self, rank: u8) -> u32 {
+        (0..16).filter(|&c| self.rank(c) >= rank).count() as u32
+    }
+
     /// The number of distinct non-empty ranks on the board.
     pub fn distinct_ranks(self) -> u32 {
         let mut seen = 0u16;

@@ -163,6 +163,14 @@ pub struct SearchConfig {
     /// on what it searched before.
     #[serde(default)]
     pub keep_table: bool,
+    /// Budget rule only: on a board holding at least this many tiles of 1024 or more (the
+    /// long chains where the player's games are lost), the move's budget is multiplied by
+    /// [`SearchConfig::boost`]. 0 turns it off.
+    #[serde(default)]
+    pub boost_tiles: u8,
+    /// The budget factor on boosted boards (see [`SearchConfig::boost_tiles`]).
+    #[serde(default = "one_f32")]
+    pub boost: f32,
 }
 
 impl Default for SearchConfig {
@@ -175,6 +183,8 @@ impl Default for SearchConfig {
             tt_bits: 20,
             extend: 1.0,
             keep_table: false,
+            boost_tiles: 0,
+            boost: 1.0,
         }
     }
 }
@@ -281,6 +291,9 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
         let mut last = self.nodes - start;
         let mut before = 0u64;
         let mut budget = budget as f64;
+        if self.cfg.boost_tiles > 0 && board.count_at_least(10) >= u32::from(self.cfg.boost_tiles) {
+            budget *= f64::from(self.cfg.boost);
+        }
         let mut extended = self.cfg.extend <= 1.0;
         let mut changed = false;
         while d < max {
@@ -601,5 +614,30 @@ mod tests {
         assert_eq!(fresh_moves, 120);
         assert_eq!(kept_moves, 120);
         assert!(kept_nodes < fresh_nodes, "kept {kept_nodes} vs fresh {fresh_nodes}");
+    }
+
+    #[test]
+    fn boost_spends_more_only_on_long_chains() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let search = |b: Board, boost: f32| {
+            let cfg = SearchConfig {
+                depth: Depth::Budget { nodes: 20_000, min: 1, max: 12 },
+                tt_bits: 14,
+                boost_tiles: 4,
+                boost,
+                ..Default::default()
+            };
+            let mut s = Searcher::new(&h, cfg);
+            let c = s.best_move(b).unwrap();
+            (c, s.nodes())
+        };
+        let chain: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 2048 1024".parse().unwrap();
+        let short: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".parse().unwrap();
+        assert_eq!(chain.count_at_least(10), 5);
+        assert_eq!(short.count_at_least(10), 3);
+        assert_eq!(search(short, 8.0), search(short, 1.0));
+        let (plain, plain_nodes) = search(chain, 1.0);
+        let (boosted, boosted_nodes) = search(chain, 8.0);
+        assert!(boosted_nodes > plain_nodes && boosted.depth > plain.depth);
     }
 }
