@@ -1,5 +1,5 @@
 //! The slow, obvious engine: per-cell collision, a breadth-first search over
-//! (box x, box y, facing) with a hash set, no precomputation. It defines the movement model the
+//! (box x, box y, facing) with a visited array, no precomputation. It defines the movement model the
 //! fast [`MoveGen`](crate::movegen::MoveGen) must reproduce bit for bit:
 //!
 //! - a position is legal if its four cells lie inside the walls, at or above the floor, on
@@ -14,7 +14,7 @@
 //! Also here: the brute-force solver (no pruning, no ordering, no memo) that the real solver is
 //! checked against.
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 use crate::board::Board;
 use crate::kicks::KickTable;
@@ -46,8 +46,43 @@ pub fn sorted_cells(piece: Piece, f: Facing, bx: i32, by: i32) -> Cells {
 /// Every distinct placement (as sorted cell sets) of `piece` on `board` with remaining PC
 /// height `rows`, by breadth-first search.
 pub fn placements(board: &Board, rows: u32, piece: Piece, kicks: &KickTable) -> BTreeSet<Cells> {
+    let mut out = BTreeSet::new();
+    search(board, rows, piece, kicks, |c| {
+        out.insert(c);
+        false
+    });
+    out
+}
+
+/// Whether `piece` can come to rest on exactly the cells `want` (sorted), by the same
+/// breadth-first search as [`placements`], stopped as soon as it gets there (the verifier's
+/// question: one placement, not all of them).
+pub fn reachable(board: &Board, rows: u32, piece: Piece, kicks: &KickTable, want: &Cells) -> bool {
+    search(board, rows, piece, kicks, |c| c == *want)
+}
+
+/// Box positions a search can hold: legal positions have `bx` in -3..=9 and `by` in
+/// -3..=CEILING (cells lie in the field, the lowest at most at the ceiling).
+const SEEN_X: i32 = 16;
+const SEEN_Y: i32 = CEILING + 8;
+
+/// The breadth-first search behind [`placements`] and [`reachable`]: calls `found` with every
+/// placement it reaches (the same placement may come more than once, from different
+/// facings), and stops, returning `true`, when `found` does.
+fn search(
+    board: &Board,
+    rows: u32,
+    piece: Piece,
+    kicks: &KickTable,
+    mut found: impl FnMut(Cells) -> bool,
+) -> bool {
     let rows = rows as i32;
-    let mut seen: HashSet<(i32, i32, Facing)> = HashSet::new();
+    let mut seen = vec![false; (SEEN_X * SEEN_Y * 4) as usize];
+    // Marks a legal position seen; false if it already was.
+    let mut first_visit = |bx: i32, by: i32, f: Facing| {
+        let i = (((bx + 4) * SEEN_Y + (by + 4)) * 4) as usize + f as usize;
+        !std::mem::replace(&mut seen[i], true)
+    };
     let mut queue = VecDeque::new();
     for f in Facing::ALL {
         for bx in -4..12 {
@@ -56,13 +91,12 @@ pub fn placements(board: &Board, rows: u32, piece: Piece, kicks: &KickTable) -> 
                     continue;
                 }
                 let low = cells_at(piece, f, bx, by).iter().map(|c| c.1).min().unwrap_or(0);
-                if low >= rows && seen.insert((bx, by, f)) {
+                if low >= rows && first_visit(bx, by, f) {
                     queue.push_back((bx, by, f));
                 }
             }
         }
     }
-    let mut out = BTreeSet::new();
     while let Some((bx, by, f)) = queue.pop_front() {
         let mut next = vec![(bx - 1, by, f), (bx + 1, by, f), (bx, by - 1, f)];
         for to in Facing::ALL {
@@ -75,16 +109,19 @@ pub fn placements(board: &Board, rows: u32, piece: Piece, kicks: &KickTable) -> 
             }
         }
         for (nx, ny, nf) in next {
-            if legal(board, piece, nf, nx, ny) && seen.insert((nx, ny, nf)) {
+            if legal(board, piece, nf, nx, ny) && first_visit(nx, ny, nf) {
                 queue.push_back((nx, ny, nf));
             }
         }
         let cells = cells_at(piece, f, bx, by);
-        if cells.iter().all(|c| c.1 < rows) && !legal(board, piece, f, bx, by - 1) {
-            out.insert(sorted_cells(piece, f, bx, by));
+        if cells.iter().all(|c| c.1 < rows)
+            && !legal(board, piece, f, bx, by - 1)
+            && found(sorted_cells(piece, f, bx, by))
+        {
+            return true;
         }
     }
-    out
+    false
 }
 
 /// Brute-force PC search: every order the hold rule allows and every placement, depth first,

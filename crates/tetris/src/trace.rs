@@ -133,7 +133,7 @@ pub fn verify(
             return Err(err(i, format!("cells {cells:?} are not a {} shape", s.piece)));
         }
         let want: reference::Cells = cells.map(|(x, y)| (x as i8, y as i8));
-        if !reference::placements(&board, rows, s.piece, kicks).contains(&want) {
+        if !reference::reachable(&board, rows, s.piece, kicks, &want) {
             return Err(err(
                 i,
                 format!(

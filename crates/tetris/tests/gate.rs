@@ -202,3 +202,52 @@ fn tiling_matches_reference_on_random_zones() {
     }
     assert!(yes > 1_000 && no > 1_000, "yes {yes} no {no}");
 }
+
+/// The verifier's single-placement question agrees with the full placement set: every
+/// placement the reference finds is reachable, and so is nothing else among the piece's
+/// resting positions in the zone (every facing and anchor whose cells are empty and supported).
+#[test]
+fn reachable_matches_the_placement_set() {
+    let kicks = KickTable::srs_plus();
+    let mut rng = Rng::new(4044);
+    let (mut yes, mut no) = (0, 0);
+    for _ in 0..150 {
+        let rows = 2 + rng.below(5) as u32;
+        let b = random_board(&mut rng, rows);
+        for p in Piece::ALL {
+            let set = reference::placements(&b, rows, p, &kicks);
+            for f in tetris::Facing::ALL {
+                for y in 0..rows as i32 {
+                    for x in 0..10i32 {
+                        let mut cells =
+                            p.norm_cells(f).map(|(cx, cy)| (cx + x as i8, cy + y as i8));
+                        cells.sort_unstable();
+                        let fits = cells.iter().all(|&(cx, cy)| {
+                            (0..10).contains(&cx)
+                                && i32::from(cy) < rows as i32
+                                && !b.filled(i32::from(cx), i32::from(cy))
+                        });
+                        let rests = cells
+                            .iter()
+                            .any(|&(cx, cy)| cy == 0 || b.filled(i32::from(cx), i32::from(cy) - 1));
+                        if !fits || !rests {
+                            continue;
+                        }
+                        let want = set.contains(&cells);
+                        assert_eq!(
+                            reference::reachable(&b, rows, p, &kicks, &cells),
+                            want,
+                            "{p} {cells:?} below row {rows} on\n{b}"
+                        );
+                        if want {
+                            yes += 1
+                        } else {
+                            no += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(yes > 1_000 && no > 100, "{yes} reachable, {no} not");
+}
