@@ -734,23 +734,23 @@ fn generate(
     let rules = &cfg.rules;
     let inc = incremental(cfg);
     let (pboard, pscore) = parent;
-    let list = if inc {
-        sc.parent.find_with_sweeps(pboard, rules, &mut sc.sweeps)
+    if inc {
+        sc.parent.find_with_sweeps(pboard, rules, &mut sc.sweeps);
     } else {
-        sc.parent.find(pboard, rules.min_group)
-    };
-    masks.reserve(list.iter().map(|g| usize::from(g.x_hi - g.x_lo) + 1).sum());
+        sc.parent.find(pboard, rules.min_group);
+    }
+    let mut off = masks.len();
+    sc.parent.all_masks(masks);
     pboard.hash_states(&mut sc.hash_states);
     let live = pboard.live_width();
     // Columns before `clean` of the scratch board equal the parent's.
     sc.board.clone_from(pboard);
     let mut clean = live;
     for g in sc.parent.list() {
+        // `all_masks` laid the groups out in list order.
         let span = usize::from(g.x_hi - g.x_lo) + 1;
-        let off = masks.len();
-        masks.resize(off + span, 0);
-        sc.parent.masks(g, &mut masks[off..]);
         let removal = Removal { off: off as u32, x_lo: g.x_lo, span: span as u8 };
+        off += span;
         let x_lo = usize::from(g.x_lo);
         sc.board.restore_from(pboard, clean.min(x_lo));
         clean = x_lo;

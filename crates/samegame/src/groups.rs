@@ -65,6 +65,10 @@ pub struct Groups {
     next: Vec<u16>,
     /// First run of the group whose root is `r` (while building the lists).
     head: Vec<u16>,
+    /// Index in the group list of the group whose root is `r` (`NONE` if too small).
+    gidx: Vec<u16>,
+    /// Offset of each group's masks in [`all_masks`](Self::all_masks)'s output.
+    goff: Vec<u32>,
     /// Rightmost column of the group whose root is `r`.
     x_hi: Vec<u8>,
     runs: usize,
@@ -324,6 +328,8 @@ impl Groups {
             size: Vec::new(),
             next: Vec::new(),
             head: Vec::new(),
+            gidx: Vec::new(),
+            goff: Vec::new(),
             x_hi: Vec::new(),
             runs: 0,
             groups: Vec::new(),
@@ -349,22 +355,57 @@ impl Groups {
     }
 
     /// [`find`](Self::find) and [`Sweeps::build`] in one: the left-to-right sweep links
-    /// every pair of columns, so its union-find is the board's groups.
+    /// every pair of columns, so its union-find is the board's groups. The groups' cells
+    /// come from [`all_masks`](Self::all_masks) ([`remove`](Self::remove) and
+    /// [`masks`](Self::masks) refuse these groups: no run lists are built).
     pub fn find_with_sweeps(&mut self, board: &Board, rules: &Rules, sw: &mut Sweeps) -> &[Group] {
         let cols = board.cols();
         self.cut_runs(cols);
         sw.build(self, board, rules);
         let n = self.runs;
         let (parent, size) = (&mut self.parent[..n], &mut self.size[..n]);
+        let (xs, x_hi) = (&self.xs[..n], &mut self.x_hi[..n]);
         let uf = &sw.uf_left[..n];
         for r in 0..n {
             // `uf[r] <= r` and roots are the smallest index: one pass in index order.
-            let p = parent[uf[r] as usize];
-            parent[r] = if uf[r] as usize == r { r as u16 } else { p };
+            let p = if uf[r] as usize == r { r as u16 } else { parent[uf[r] as usize] };
+            parent[r] = p;
             size[r] = sw.sz_left[r];
+            // Runs come column by column: a group's last run is in its rightmost column.
+            x_hi[p as usize] = xs[r];
         }
-        self.lists(board, rules.min_group);
+        // No run lists: the groups' cells come from `all_masks`.
+        self.collect(board, rules.min_group, true);
+        for g in &mut self.groups {
+            g.head = NONE;
+        }
         &self.groups
+    }
+
+    /// Appends the cells of every group of the last [`find`](Self::find) or
+    /// [`find_with_sweeps`](Self::find_with_sweeps) to `out`, group after group in list
+    /// order, each as one mask per column `x_lo..=x_hi` (the layout of [`masks`](Self::masks)).
+    /// One pass over the runs.
+    pub fn all_masks(&mut self, out: &mut Vec<u32>) {
+        let start = out.len();
+        self.goff.clear();
+        let mut total = 0u32;
+        for g in &self.groups {
+            self.goff.push(total);
+            total += u32::from(g.x_hi - g.x_lo) + 1;
+        }
+        out.resize(start + total as usize, 0);
+        let out = &mut out[start..];
+        let n = self.runs;
+        let (mask, xs, parent) = (&self.mask[..n], &self.xs[..n], &self.parent[..n]);
+        for r in 0..n {
+            let gi = self.gidx[usize::from(parent[r])];
+            if gi != NONE {
+                let gi = usize::from(gi);
+                let col = usize::from(xs[r] - self.groups[gi].x_lo);
+                out[self.goff[gi] as usize + col] |= mask[r];
+            }
+        }
     }
 
     /// The group lists and the group list of a linked board (the rest of [`find`](Self::find)).
@@ -516,6 +557,7 @@ impl Groups {
             self.size.resize(MAX_RUNS, 0);
             self.next.resize(MAX_RUNS, 0);
             self.head.resize(MAX_RUNS, 0);
+            self.gidx.resize(MAX_RUNS, 0);
             self.x_hi.resize(MAX_RUNS, 0);
         }
         let mut n = 0usize;
@@ -570,9 +612,11 @@ impl Groups {
             }
             let sz = size[r];
             if sz < min_group {
+                self.gidx[r] = NONE;
                 loose += sz;
                 continue;
             }
+            self.gidx[r] = self.groups.len() as u16;
             let (x, y) = (xs[r], mask[r].trailing_zeros());
             self.groups.push(Group {
                 size: sz,
@@ -590,7 +634,7 @@ impl Groups {
     /// The cells of group `g` (from the last [`find`](Self::find)) as one mask per column,
     /// columns `g.x_lo..=g.x_hi`, written to `out[..span]` (`out` must hold the span).
     pub fn masks(&self, g: &Group, out: &mut [u32]) {
-        assert!(g.head != NONE, "groups from `summarize` cannot be removed");
+        assert!(g.head != NONE, "only groups from `find` can be removed (use `all_masks`)");
         let span = usize::from(g.x_hi - g.x_lo) + 1;
         let out = &mut out[..span];
         out.fill(0);

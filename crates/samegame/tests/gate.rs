@@ -79,6 +79,19 @@ fn gate(path: PextPath, cases: usize, seed: u64) {
             .map(|g| (g.size, g.color, g.x as usize, g.y as usize, g.x_lo, g.x_hi))
             .collect();
         assert_eq!(fused, plain, "find_with_sweeps on\n{b}");
+        // Every group's cells in one pass, from either finder, as `masks` gives them.
+        let mut want = Vec::new();
+        for g in groups.list() {
+            let span = usize::from(g.x_hi - g.x_lo) + 1;
+            let at = want.len();
+            want.resize(at + span, 0);
+            groups.masks(g, &mut want[at..]);
+        }
+        let (mut from_find, mut from_fused) = (vec![7], vec![7]);
+        groups.all_masks(&mut from_find);
+        childg.all_masks(&mut from_fused);
+        assert_eq!(from_find[1..], want[..], "all_masks after find on\n{b}");
+        assert_eq!(from_fused[1..], want[..], "all_masks after find_with_sweeps on\n{b}");
         for g in groups.list().to_vec() {
             let mut child = b.clone();
             groups.remove(&mut child, &g);
