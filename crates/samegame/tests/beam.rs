@@ -62,6 +62,18 @@ fn identical_on_1_2_4_8_threads() {
             }
         }
     }
+    // Wide enough that a layer has thousands of children (the sampled cut-off) and a
+    // hundred chunks of parents.
+    let b = Board::random(15, 10, 3, 77);
+    for goal in [Goal::Score, Goal::Clear] {
+        let mut cfg = Config::new(goal, 2000);
+        cfg.widen = false;
+        let base = run(&b, &cfg, 1);
+        checked(&b, &cfg, &base);
+        for t in [2, 8] {
+            assert_eq!(run(&b, &cfg, t), base, "{t} threads, {goal:?}\n{b}");
+        }
+    }
 }
 
 /// A board built by reversing clicks: pour random groups into an empty board so that each
