@@ -402,6 +402,9 @@ struct Child {
     wit: u8,
 }
 
+/// Initial capacity of the per-depth child buffers.
+const CHILDREN_CAP: usize = 72;
+
 /// [`Child::wit`] of a child whose tiling was not computed by its parent.
 const NO_WIT: u8 = u8::MAX;
 
@@ -750,9 +753,11 @@ impl Solver {
         let need = (10 * rows - zone.count_ones()) / 4;
         if self.wits.len() <= k {
             self.wits.resize(k + 1, Witness::default());
-            self.children.resize_with(k + 1, Vec::new);
+            // Sized for a node's children up front (two pieces with at most 34 placements each
+            // on an open 4-row zone), so they never grow one doubling at a time.
+            self.children.resize_with(k + 1, || Vec::with_capacity(CHILDREN_CAP));
             self.kid_wits.resize_with(k + 1, Vec::new);
-            self.orders.resize_with(k + 1, Vec::new);
+            self.orders.resize_with(k + 1, || Vec::with_capacity(CHILDREN_CAP));
         }
         let mut has_wit = false;
         if let Some(w) = inherited {
