@@ -166,6 +166,8 @@ struct Node {
     score: i64,
     path: u32,
     live: u8,
+    /// Tiles on the board.
+    tiles: u32,
 }
 
 /// The beam's states with their boards packed: node `i`'s live columns are
@@ -188,11 +190,6 @@ impl Beam {
     #[inline]
     fn load(&self, i: usize, root: &Board, into: &mut Board) {
         into.set_cols(root, self.cols(i));
-    }
-
-    /// Tiles on node `i`'s board.
-    fn tiles(&self, i: usize) -> u32 {
-        self.cols(i).iter().map(Col::height).sum()
     }
 
     fn len(&self) -> usize {
@@ -743,6 +740,7 @@ fn generate(
     sc.parent.all_masks(masks);
     pboard.hash_states(&mut sc.hash_states);
     let live = pboard.live_width();
+    let parent_tiles = pboard.tiles();
     // Columns before `clean` of the scratch board equal the parent's.
     sc.board.clone_from(pboard);
     let mut clean = live;
@@ -773,7 +771,8 @@ fn generate(
             });
             (score + v, terminal)
         });
-        let tiles = sc.board.tiles();
+        let tiles = parent_tiles - g.size;
+        debug_assert_eq!(tiles, sc.board.tiles());
         sink(Pre { hash, score, parent: index, removal, mv: (g.x, g.y), tiles, value });
     }
     sc.parent.list().len() as u64
@@ -979,7 +978,12 @@ fn search_fixed(
     let mut ctx = Ctx { cfg, root: board, arena: Arena(Vec::new()) };
     let stride = board.width().max(1);
     let mut beam = Beam {
-        nodes: vec![Node { score: 0, path: ROOT, live: board.live_width() as u8 }],
+        nodes: vec![Node {
+            score: 0,
+            path: ROOT,
+            live: board.live_width() as u8,
+            tiles: board.tiles(),
+        }],
         cols: board.cols().to_vec(),
         stride,
     };
@@ -1177,7 +1181,8 @@ fn search_fixed(
                 .map(|(i, ((s, k), out))| {
                     let cols = boards[*k as usize].cols();
                     out[..cols.len()].copy_from_slice(cols);
-                    Node { score: s.score, path: (base + i) as u32, live: cols.len() as u8 }
+                    let tiles = cols.iter().map(Col::height).sum();
+                    Node { score: s.score, path: (base + i) as u32, live: cols.len() as u8, tiles }
                 })
                 .collect(),
             Passes::Two => kept
@@ -1192,7 +1197,8 @@ fn search_fixed(
                     out.copy_from_slice(cols);
                     let gone = s.removal.gone(&masks[p / CHUNK]);
                     let live = remove_from_cols(out, usize::from(s.removal.x_lo), gone);
-                    Node { score: s.score, path: (base + i) as u32, live: live as u8 }
+                    let tiles = out[..live].iter().map(Col::height).sum();
+                    Node { score: s.score, path: (base + i) as u32, live: live as u8, tiles }
                 })
                 .collect(),
         };
@@ -1221,7 +1227,7 @@ fn search_fixed(
             beam: beam.len(),
             nodes,
             best: best.map_or(i64::MIN, |b| b.score),
-            fewest_tiles: (0..beam.len()).map(|i| beam.tiles(i)).min().unwrap_or(0),
+            fewest_tiles: beam.nodes.iter().map(|n| n.tiles).min().unwrap_or(0),
         });
     }
 
@@ -1242,7 +1248,7 @@ fn search_fixed(
                 moves: ctx.arena.moves(n.path),
                 score: n.score,
                 cleared: false,
-                tiles_left: beam.tiles(0),
+                tiles_left: n.tiles,
                 nodes,
                 layers: layer,
                 aborted,
