@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use samegame::beam::{self, Config, Eval, Goal, Passes};
 use samegame::nested;
+use samegame::nrpa;
 use samegame::trace::{self, Move, Record};
 use samegame::{Board, Points, Rules};
 
@@ -56,6 +57,7 @@ enum Verb {
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --width 2000\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nested --level 2\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search beam-nested -w 60\n  \
+        bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nrpa --level 3 --iterations 100\n  \
         bitarcade samegame gen --width 30 --height 20 --colors 3 | bitarcade samegame solve - --goal clear --width 5000\n  \
         bitarcade samegame solve grid.bgf --record game.json && bitarcade samegame replay game.json")]
     Solve(SolveArgs),
@@ -141,6 +143,12 @@ enum SearchArg {
     /// The beam first, then a nested search that starts from the beam's answer as its best
     /// sequence (never worse than the beam; score goal only).
     BeamNested,
+    /// Nested rollout policy adaptation with a tabu-colour prior (--level, --iterations,
+    /// --alpha, --tabu-bias, --size-bias, --runs; score goal only).
+    Nrpa,
+    /// The beam, then a nested search from its answer (--nested-level, 0 to skip), then NRPA
+    /// seeded with that answer as its best game (never worse; score goal only).
+    BeamNrpa,
 }
 
 #[derive(Args, Debug)]
@@ -158,6 +166,29 @@ struct SolveArgs {
     /// each level costs about 1,000 times the one below on a 15x15 board).
     #[arg(long, default_value_t = 2)]
     level: u32,
+    /// NRPA: iterations per level (a level-L search runs ITERATIONS^L playouts).
+    #[arg(long, default_value_t = 100)]
+    iterations: u32,
+    /// NRPA: learning rate.
+    #[arg(long, default_value_t = 1.0)]
+    alpha: f64,
+    /// NRPA: logit added to groups of the tabu colour (default: they are played only when
+    /// nothing else is left); `--no-tabu` turns the tabu colour off.
+    #[arg(long, allow_hyphen_values = true)]
+    tabu_bias: Option<f64>,
+    /// NRPA: no tabu colour at all.
+    #[arg(long)]
+    no_tabu: bool,
+    /// NRPA: logit added per tile above two of a group.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    size_bias: f64,
+    /// NRPA: independent runs per board, in parallel (seeds derived from --seed; the same
+    /// answer on any thread count).
+    #[arg(long, default_value_t = 1)]
+    runs: u32,
+    /// --search beam-nrpa: level of the nested search between the beam and NRPA (0: none).
+    #[arg(long, default_value_t = 2)]
+    nested_level: u32,
     /// Beam width: states kept per layer (default: 30 with --eval rollout, else 1000).
     #[arg(long, short = 'w')]
     width: Option<usize>,
@@ -304,6 +335,24 @@ struct SolveReport {
     total_seconds: f64,
 }
 
+/// The NRPA settings of `solve`'s flags.
+fn nrpa_cfg(a: &SolveArgs, rules: Rules, seed: u64) -> nrpa::Config {
+    nrpa::Config {
+        level: a.level,
+        iterations: a.iterations,
+        alpha: a.alpha,
+        tabu: match (a.no_tabu, a.tabu_bias) {
+            (true, _) => nrpa::Tabu::Off,
+            (false, Some(b)) => nrpa::Tabu::Bias(b),
+            (false, None) => nrpa::Tabu::Strict,
+        },
+        size_bias: a.size_bias,
+        runs: a.runs,
+        rules,
+        seed,
+    }
+}
+
 fn solve(a: SolveArgs) -> CliResult {
     let points: Points =
         a.points.parse().map_err(|e: String| CliError::input(format!("--points: {e}")))?;
@@ -360,10 +409,20 @@ fn solve(a: SolveArgs) -> CliResult {
                 "--search nested and beam-nested: only --goal score is supported",
             ));
         }
-        if a.level > 4 {
+        if !(1..=100_000).contains(&a.iterations) || !(1..=1024).contains(&a.runs) {
+            return Err(CliError::input("--iterations must be 1 to 100000, --runs 1 to 1024"));
+        }
+        let finite = a.size_bias.is_finite() && a.tabu_bias.is_none_or(f64::is_finite);
+        if !(finite && a.alpha.is_finite() && a.alpha > 0.0) {
+            return Err(CliError::input(
+                "--alpha, --tabu-bias, --size-bias: finite numbers, alpha > 0",
+            ));
+        }
+        if a.level > 4 || a.nested_level > 3 {
             return Err(CliError::input(format!(
-                "--level {}: must be 0 to 4 (each level costs ~1,000x the one below)",
-                a.level
+                "--level {} / --nested-level {}: must be 0 to 4 / 0 to 3 (each level costs \
+                 ~1,000x the one below)",
+                a.level, a.nested_level
             )));
         }
     }
@@ -376,6 +435,12 @@ fn solve(a: SolveArgs) -> CliResult {
         eval: match (a.search, goal) {
             (SearchArg::Nested, _) => format!("nested level {}", a.level),
             (SearchArg::BeamNested, _) => format!("{eval:?}, then nested level {}", a.level),
+            (SearchArg::Nrpa, _) => format!("nrpa {:?}", nrpa_cfg(&a, Rules::default(), a.seed)),
+            (SearchArg::BeamNrpa, _) => format!(
+                "{eval:?}, then nested level {}, then nrpa {:?}",
+                a.nested_level,
+                nrpa_cfg(&a, Rules::default(), a.seed)
+            ),
             (_, Goal::Clear) => "clear-penalty".into(),
             _ => format!("{eval:?}"),
         },
@@ -406,6 +471,17 @@ fn solve(a: SolveArgs) -> CliResult {
         let layer_bar = &bar;
         let run_one = |seed: u64| {
             let cfg = Config { seed, ..cfg };
+            if a.search == SearchArg::Nrpa {
+                return nrpa::search(board, &nrpa_cfg(&a, rules, seed), |p| {
+                    layer_bar.set_message(format!(
+                        "board {}: nrpa iteration {}, best {}, {} playouts",
+                        first_index + i,
+                        p.iteration,
+                        p.best,
+                        p.playouts
+                    ));
+                });
+            }
             if a.search == SearchArg::Nested {
                 let ncfg = nested::Config { level: a.level, rules, seed };
                 return nested::search(board, &ncfg, |p| {
@@ -429,6 +505,26 @@ fn solve(a: SolveArgs) -> CliResult {
                     p.nodes
                 ));
             });
+            if a.search == SearchArg::BeamNrpa {
+                let mut known = beam_out.clone();
+                if a.nested_level > 0 {
+                    let ncfg = nested::Config { level: a.nested_level, rules, seed };
+                    known = nested::search_from(board, &ncfg, Some(&beam_out), |_| {});
+                    known.nodes += beam_out.nodes;
+                }
+                let mut out =
+                    nrpa::search_from(board, &nrpa_cfg(&a, rules, seed), Some(&known), |p| {
+                        layer_bar.set_message(format!(
+                            "board {}: from {}, nrpa iteration {}, best {}",
+                            first_index + i,
+                            known.score,
+                            p.iteration,
+                            p.best
+                        ));
+                    });
+                out.nodes += known.nodes;
+                return out;
+            }
             if a.search != SearchArg::BeamNested {
                 return beam_out;
             }

@@ -26,6 +26,7 @@ pub mod beam;
 pub mod board;
 pub mod groups;
 pub mod nested;
+pub mod nrpa;
 pub mod prove;
 pub mod reference;
 pub mod rules;
