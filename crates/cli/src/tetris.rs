@@ -34,6 +34,7 @@ enum Verb {
         bitarcade tetris pc --queue IOTLJSZIOTS\n  \
         bitarcade tetris pc --queue TLJSZIOT --hold I --kicks srs --json\n  \
         bitarcade tetris pc --queue IJLOSTZ --field field.txt --height 4\n  \
+        bitarcade tetris pc --queue IOTLJSZIOTSZLJOI --min-height 4\n  \
         bitarcade tetris pc --queue LJSZIO --fumen 'v115@9gB8HeC8GeD8GeC8PeAgH' --record pc.json\n  \
         bitarcade tetris replay pc.json\n\n\
         Field text: rows top first, '.' empty, any other character filled, 10 per row.\n\
@@ -92,8 +93,11 @@ struct PcArgs {
     #[arg(long, default_value = "srs+")]
     kicks: String,
     /// Only this PC height (lines); default: the smallest feasible.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "min_height")]
     height: Option<u32>,
+    /// Only PC heights of at least this many lines (the smallest feasible of them first).
+    #[arg(long, value_name = "N")]
+    min_height: Option<u32>,
     /// The piece that must be left in hold after the PC.
     #[arg(long)]
     save_hold: Option<String>,
@@ -292,7 +296,15 @@ fn pc(a: PcArgs) -> CliResult {
     } else {
         Board::EMPTY
     };
-    let req = PcRequest { board, queue, hold, use_hold: !a.no_hold, height: a.height, save_hold };
+    let req = PcRequest {
+        board,
+        queue,
+        hold,
+        use_hold: !a.no_hold,
+        height: a.height,
+        min_height: a.min_height,
+        save_hold,
+    };
     let mut solver = Solver::new(&kicks);
     if let Some(n) = a.node_limit {
         solver.set_node_limit(n);
@@ -418,6 +430,7 @@ fn replay(file: &Path, json: bool) -> CliResult {
         hold,
         use_hold: rec.use_hold,
         height: Some(rec.height),
+        min_height: None,
         save_hold,
     };
     let sol = Solution { height: rec.height, steps };
@@ -497,6 +510,7 @@ fn sweep_item(solver: &mut Solver, kicks: &KickTable, q: &[Piece], height: u32) 
         hold: Some(q[0]),
         use_hold: true,
         height: Some(height),
+        min_height: None,
         save_hold: None,
     };
     match solver.solve(&req).map_err(|e| CliError::failed(e.to_string()))? {

@@ -212,3 +212,17 @@ fn shipped_kick_files_load_and_solve() {
         assert_eq!(v["height"], 3);
     }
 }
+
+#[test]
+fn min_height_picks_the_smallest_height_from_there() {
+    // 16 pieces: 2, 4 and 6 lines are feasible; from 3 up the answer is 4 lines.
+    let q = "IOTLJSZIOTSZLJOI";
+    let v = json(&bitarcade(&["tetris", "pc", "--queue", q, "--min-height", "3", "--json"]));
+    assert_eq!(v["found"], true);
+    assert_eq!(v["verified"], true);
+    assert_eq!(v["height"], 4);
+    let bad = bitarcade(&["tetris", "pc", "--queue", q, "--min-height", "9"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad.stderr));
+    let both = bitarcade(&["tetris", "pc", "--queue", q, "--min-height", "3", "--height", "4"]);
+    assert_eq!(both.status.code(), Some(2));
+}

@@ -206,6 +206,9 @@ pub struct PcRequest {
     pub use_hold: bool,
     /// Only this PC height (lines), instead of the smallest feasible.
     pub height: Option<u32>,
+    /// Only heights of at least this many lines (the smallest feasible of them first); ignored
+    /// when `height` is set.
+    pub min_height: Option<u32>,
     /// The piece that must be left unplaced (kept in hold) after the PC.
     pub save_hold: Option<Piece>,
 }
@@ -219,6 +222,7 @@ impl PcRequest {
             hold: None,
             use_hold: true,
             height: None,
+            min_height: None,
             save_hold: None,
         }
     }
@@ -265,10 +269,14 @@ impl PcRequest {
             }
             return Ok(vec![h]);
         }
-        let hs: Vec<u32> = (1..=ZONE_ROWS).filter(|&h| feasible(h)).collect();
+        let lo = self.min_height.unwrap_or(1);
+        if !(1..=ZONE_ROWS).contains(&lo) {
+            return Err(RequestError::BadHeight(lo));
+        }
+        let hs: Vec<u32> = (lo..=ZONE_ROWS).filter(|&h| feasible(h)).collect();
         if hs.is_empty() {
             // Say why: the first height with a fillable area needs more pieces, or none has one.
-            if let Some(h) = (1..=ZONE_ROWS)
+            if let Some(h) = (lo..=ZONE_ROWS)
                 .find(|&h| h as usize >= h0 && 10 * h > cells && (10 * h - cells) % 4 == 0)
             {
                 return Err(RequestError::QueueTooShort {

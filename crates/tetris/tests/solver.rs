@@ -81,6 +81,7 @@ fn solver_agrees_with_brute_force_on_random_fields() {
             hold: None,
             use_hold: hold,
             height: Some(rows),
+            min_height: None,
             save_hold: None,
         };
         let fast = solve_checked(&mut solver, &kicks, &req);
@@ -124,6 +125,7 @@ fn planted_fields_are_solved() {
                 hold: None,
                 use_hold: hold,
                 height: None,
+                min_height: None,
                 save_hold: None,
             };
             assert!(
@@ -190,6 +192,7 @@ fn two_line_sweep_slice_agrees_with_brute_force() {
             hold: Some(q[0]),
             use_hold: true,
             height: Some(2),
+            min_height: None,
             save_hold: None,
         };
         let fast = solve_checked(&mut solver, &kicks, &req);
@@ -239,4 +242,29 @@ fn save_hold_is_respected() {
         }
     }
     assert!(found > 10, "{found}");
+}
+
+/// `min_height` keeps the feasible heights from that one up, smallest first, and the solver
+/// answers at the smallest of them that has a PC.
+#[test]
+fn min_height_skips_lower_heights() {
+    let kicks = KickTable::srs_plus();
+    let mut solver = Solver::new(&kicks);
+    let mut req = PcRequest::opener(opener_queue(1, 3, 16));
+    assert_eq!(req.heights(), Ok(vec![2, 4, 6]));
+    req.min_height = Some(3);
+    assert_eq!(req.heights(), Ok(vec![4, 6]));
+    let Ok(Outcome::Found(sol)) = solver.solve(&req) else { panic!("no PC of 4 or 6 lines") };
+    assert_eq!(sol.height, 4);
+    verify(&req, &kicks, &sol).unwrap();
+    req.min_height = Some(5);
+    let Ok(Outcome::Found(sol)) = solver.solve(&req) else { panic!("no 6-line PC") };
+    assert_eq!(sol.height, 6);
+    verify(&req, &kicks, &sol).unwrap();
+    req.min_height = Some(7);
+    assert_eq!(req.heights(), Err(RequestError::BadHeight(7)));
+    // Too few pieces for any height from 6 up.
+    let mut short = PcRequest::opener(opener_queue(1, 3, 11));
+    short.min_height = Some(6);
+    assert!(matches!(short.heights(), Err(RequestError::QueueTooShort { height: 6, .. })));
 }

@@ -24,6 +24,7 @@ fn solvable(solver: &mut Solver, kicks: &KickTable, q: &[Piece], height: u32) ->
         hold: Some(q[0]),
         use_hold: true,
         height: Some(height),
+        min_height: None,
         save_hold: None,
     };
     match solver.solve(&req).unwrap() {
