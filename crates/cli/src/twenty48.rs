@@ -35,9 +35,12 @@ enum Twenty48Command {
         bitarcade 2048 play --games 100 --seed 7 --threads 2 --json\n  \
         bitarcade 2048 play --games 1 --seed 3 --depth 3 --record game.json\n  \
         bitarcade 2048 play --games 10 --time-per-move 50\n  \
-        bitarcade 2048 play --games 20 --budget 200000 --min-depth 2   (deterministic)\n\n\
-        Default setting: adaptive depth clamp(distinct tiles - 1, 4, 16) move layers, \
-        probability cutoff 1e-4 (nneonneo/2048-ai's setting). Game i uses spawn seed \
+        bitarcade 2048 play --games 20 --budget 200000   (deterministic)\n  \
+        bitarcade 2048 play --games 2 --depth-offset 1   (nneonneo/2048-ai's depth rule)\n\n\
+        Default setting: iterative deepening under a budget of 500,000 nodes per move from 2 \
+        layers, probability cutoff 1e-4, nneonneo/2048-ai's published weights (the measured \
+        setting of BENCHMARKS.md; --depth-offset 1 --min-depth 4 is nneonneo's own adaptive \
+        rule, far more nodes per move for no more strength). Game i uses spawn seed \
         sub_seed(S, i): the games are identical for any --threads (but not with \
         --time-per-move, which follows the clock).")]
     Play(PlayArgs),
@@ -70,7 +73,7 @@ enum Twenty48Command {
         bitarcade 2048 best '2 . . 4/. . . ./. 8 . ./. . . 2'\n  \
         bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --depth 3 --json\n  \
         bitarcade 2048 best '2 4 8 16/. . . ./. . . ./. . . .' --budget 500000 --min-depth 2\n\n\
-        The search options are play's (default: adaptive depth, as play).")]
+        The search options are play's (default: a budget of 500,000 nodes, as play).")]
     Best {
         /// The board: four rows separated by `/`, cells `.` or tile values.
         board: String,
@@ -81,9 +84,12 @@ enum Twenty48Command {
     },
 }
 
+/// The default depth rule's node budget per move (the setting measured in BENCHMARKS.md).
+const DEFAULT_BUDGET: u64 = 500_000;
+
 #[derive(Args, Debug)]
 struct SearchArgs {
-    /// Fixed search depth in move layers (default: adaptive).
+    /// Fixed search depth in move layers (default: the node budget rule, --budget 500000).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "time_per_move")]
     depth: Option<u8>,
     /// Search by iterative deepening until about MS milliseconds per move (not deterministic).
@@ -96,15 +102,15 @@ struct SearchArgs {
     budget: Option<u64>,
     /// Budget rule: when the last two iterations chose different moves, multiply this move's
     /// budget by F, once (1 = off).
-    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "budget")]
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
     extend: f32,
-    /// Adaptive rule: layers = distinct tiles - OFFSET, clamped to --min-depth..--max-depth
-    /// (1 is nneonneo/2048-ai's rule).
-    #[arg(long, value_name = "OFFSET", default_value_t = 1, conflicts_with_all = ["depth", "budget", "time_per_move"])]
-    depth_offset: u8,
+    /// Use the adaptive rule: layers = distinct tiles - OFFSET, clamped to
+    /// --min-depth..--max-depth (1 with --min-depth 4 is nneonneo/2048-ai's rule).
+    #[arg(long, value_name = "OFFSET", conflicts_with_all = ["depth", "budget", "time_per_move"])]
+    depth_offset: Option<u8>,
     /// Budget rule: multiply the budget by F on boards holding at least --boost-tiles tiles of
     /// 1024 or more (1 = off).
-    #[arg(long, value_name = "F", default_value_t = 1.0, requires = "budget")]
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
     boost: f32,
     /// Budget rule: the number of tiles of 1024 or more that triggers --boost.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
@@ -112,9 +118,10 @@ struct SearchArgs {
     /// Keep the transposition table from move to move (default: a fresh table per move).
     #[arg(long)]
     keep_table: bool,
-    /// Smallest depth of the adaptive and budget rules.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
-    min_depth: u8,
+    /// Smallest depth of the adaptive and budget rules (default: 2 for the budget rule, 4
+    /// for the adaptive rule).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    min_depth: Option<u8>,
     /// Largest depth of the adaptive and budget rules.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u8).range(1..=16))]
     max_depth: u8,
@@ -141,11 +148,16 @@ impl SearchArgs {
         if !(self.boost >= 1.0 && self.boost <= 1000.0) {
             return Err(CliError::input("--boost must be in [1, 1000]"));
         }
-        let min = self.min_depth.min(self.max_depth);
-        let depth = match (self.depth, self.budget) {
-            (Some(d), _) => Depth::Fixed(d),
-            (None, Some(nodes)) => Depth::Budget { nodes, min, max: self.max_depth },
-            (None, None) => Depth::Adaptive { min, max: self.max_depth, offset: self.depth_offset },
+        let min = |default: u8| self.min_depth.unwrap_or(default).min(self.max_depth);
+        let depth = match (self.depth, self.budget, self.depth_offset) {
+            (Some(d), _, _) => Depth::Fixed(d),
+            (None, Some(nodes), _) => Depth::Budget { nodes, min: min(2), max: self.max_depth },
+            (None, None, Some(offset)) => {
+                Depth::Adaptive { min: min(4), max: self.max_depth, offset }
+            }
+            (None, None, None) => {
+                Depth::Budget { nodes: DEFAULT_BUDGET, min: min(2), max: self.max_depth }
+            }
         };
         Ok(SearchConfig {
             depth,

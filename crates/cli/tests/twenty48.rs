@@ -78,6 +78,13 @@ fn budget_play_is_deterministic_and_thread_independent() {
     // The budget bounds the work: far fewer nodes per move than a fixed depth 4 search.
     let moves = one["summary"]["moves"].as_f64().unwrap();
     assert!(one["summary"]["nodes"].as_f64().unwrap() / moves < 3000.0 * 4.0);
+    // The default rule is the budget rule at 500,000 nodes; --depth-offset selects the
+    // adaptive rule.
+    let short = ["2048", "play", "--games", "1", "--max-moves", "20", "--json"];
+    let default = json(&bitarcade(&short));
+    assert!(default["setting"].as_str().unwrap().contains("500000 nodes per move, 2..16"));
+    let adaptive = json(&bitarcade(&[&short[..], &["--depth-offset", "3"]].concat()));
+    assert!(adaptive["setting"].as_str().unwrap().contains("clamp(distinct - 3, 4, 16)"));
     let out = bitarcade(&["2048", "play", "--budget", "100", "--depth", "3"]);
     assert_eq!(out.status.code(), Some(2));
 }
