@@ -120,3 +120,32 @@ fn paired_reveals_with_root_samples_play_and_bad_lists_exit_2() {
         assert!(err.contains("--reveal-samples"), "{err}");
     }
 }
+
+#[test]
+fn strata_schedules_play_thread_independently_and_bad_lists_exit_2() {
+    let args = [
+        "drop7",
+        "play",
+        "--depth",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--reveals",
+        "paired",
+        "--strata-schedule",
+        "0,3",
+        "--json",
+    ];
+    let one = json(&bitarcade(&[&args[..], &["-j", "1"]].concat()));
+    let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
+    assert_eq!(one["results"], two["results"]);
+    assert_eq!(one["chance"], "strata schedule 0,3");
+    for bad in ["8", "0,x", ""] {
+        let out = bitarcade(&["drop7", "play", "--depth", "1", "--strata-schedule", bad]);
+        assert_eq!(out.status.code(), Some(2), "--strata-schedule {bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--strata-schedule"), "{err}");
+    }
+}
