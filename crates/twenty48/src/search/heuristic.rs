@@ -148,7 +148,8 @@ impl Params {
 /// The row table of a parameter set.
 #[derive(Clone)]
 pub struct Heuristic {
-    table: Box<[f32]>,
+    // A fixed-size array, so the four 16-bit indexes need no bounds checks.
+    table: Box<[f32; 65536]>,
     params: Params,
 }
 
@@ -163,6 +164,7 @@ impl Heuristic {
     pub fn new(params: Params) -> Heuristic {
         let table: Box<[f32]> =
             (0..=u16::MAX).map(|row| params.row_value(crate::tables::cells(row))).collect();
+        let table: Box<[f32; 65536]> = table.try_into().expect("one entry per 16-bit row");
         Heuristic { table, params }
     }
 
