@@ -7,8 +7,9 @@ use clap::{Args, Subcommand};
 use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
-    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameResult, NoTable, Options,
-    PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats, Table,
+    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameEvent, GameResult,
+    NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats,
+    Table,
 };
 use drop7::trace::{verify, GameRecord};
 use drop7::{Mode, Position, Rules};
@@ -34,6 +35,7 @@ enum Drop7Command {
         bitarcade drop7 play --depth 3 --games 64 --json\n  \
         bitarcade drop7 play --depth 4 --reveals paired --strata-schedule 0,4 --games 64 -j 1\n  \
         bitarcade drop7 play --depth 2 --games 1 --record game.json && bitarcade drop7 replay game.json\n  \
+        bitarcade drop7 play --reveals paired --depth 5 --first-game 8 --games 4 -j 1 --json\n  \
         bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2\n  \
         printf '4#2715#36\\n6457513\\n' | bitarcade drop7 play --mode sequence --stream - --depth 2")]
     Play(PlayArgs),
@@ -146,6 +148,11 @@ struct PlayArgs {
     /// Games to play (game i uses seed sub_seed(S, i)).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     games: u64,
+    /// Index of the first game: plays games K..K+N of the batch seeded by --seed, each with
+    /// the seed it has in the whole batch, so shards (`--first-game 0 --games 8`,
+    /// `--first-game 8 --games 8`, ...) concatenate into exactly the full run.
+    #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    first_game: u64,
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 100_000)]
     max_moves: u32,
@@ -575,14 +582,52 @@ struct BatchJob<'a> {
 }
 
 impl Job for BatchJob<'_> {
-    type Out = Vec<(GameResult, Option<GameRecord>)>;
+    /// The games, each with the CPU seconds of the thread that played it (when known).
+    type Out = Vec<(GameResult, Option<GameRecord>, Option<f64>)>;
     fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
     where
         E: Evaluator + Clone + Send,
         T: Table + Send,
     {
-        play_games(&self.spec, &eval, make_table, || self.bar.inc(1))
+        // A game is played start to end on one thread: its CPU time is that thread's
+        // CPU time between the two events.
+        let first = self.spec.first;
+        let clock = std::sync::Mutex::new(vec![(None, None); self.spec.games as usize]);
+        let out = play_games(&self.spec, &eval, make_table, |event| {
+            let now = thread_cpu_ns();
+            let mut c = clock.lock().unwrap_or_else(|e| e.into_inner());
+            match event {
+                GameEvent::Started(i) => c[(i - first) as usize].0 = now,
+                GameEvent::Finished(i) => {
+                    c[(i - first) as usize].1 = now;
+                    self.bar.inc(1);
+                }
+            }
+        });
+        let clock = clock.into_inner().unwrap_or_else(|e| e.into_inner());
+        out.into_iter()
+            .zip(clock)
+            .map(|((res, rec), t)| {
+                let cpu = match t {
+                    (Some(a), Some(b)) if b >= a => Some((b - a) as f64 * 1e-9),
+                    _ => None,
+                };
+                (res, rec, cpu)
+            })
+            .collect()
     }
+}
+
+/// A played game, its verified record and the CPU seconds it took (when known).
+type PlayedGame = (GameResult, GameRecord, Option<f64>);
+
+/// A game of a `play` report: its result and the CPU seconds it took.
+#[derive(Serialize)]
+struct GameRow {
+    #[serde(flatten)]
+    result: GameResult,
+    /// CPU seconds of the thread that played it (Linux; absent elsewhere).
+    cpu_seconds: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -595,22 +640,27 @@ struct PlayReport {
     /// `paired`, or `sampled:LIST` (reveal samples from the root down).
     reveals: String,
     seed: u64,
+    /// Index of the first game played (`--first-game`): the games are
+    /// `first_game..first_game + games` of the batch seeded by `seed`.
+    first_game: u64,
     summary: Summary,
     seconds: f64,
     seconds_per_game: f64,
     search_moves_per_second: f64,
-    results: Vec<GameResult>,
+    results: Vec<GameRow>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_batch(
     o: &SearchOpts,
     eval: &EvalChoice,
     seed: u64,
+    first: u64,
     games: u64,
     max_moves: u32,
     threads: &ThreadsArg,
     label: &str,
-) -> CliResult<(Vec<(GameResult, GameRecord)>, f64)> {
+) -> CliResult<(Vec<PlayedGame>, f64)> {
     let rules = rules_of(o)?;
     let table = TableChoice::parse(&o.table)?;
     if !o.death.is_finite() {
@@ -620,6 +670,7 @@ fn run_batch(
         rules,
         chance: chance_of(o),
         seed,
+        first,
         games,
         depth: o.depth,
         max_moves,
@@ -638,7 +689,7 @@ fn run_batch(
     bar.finish_and_clear();
     // Every game is replayed by the independent verifier before anything is printed.
     let mut checked = Vec::with_capacity(out.len());
-    for (res, rec) in out {
+    for (res, rec, cpu) in out {
         let rec = rec.ok_or_else(|| CliError::failed("a game lost its record"))?;
         let end = verify(&rec).map_err(|e| {
             CliError::failed(format!(
@@ -649,7 +700,7 @@ fn run_batch(
         if end.score != res.score {
             return Err(CliError::failed(format!("game with seed {}: score mismatch", res.seed)));
         }
-        checked.push((res, rec));
+        checked.push((res, rec, cpu));
     }
     Ok((checked, secs))
 }
@@ -691,10 +742,7 @@ impl Job for SequenceJob {
     }
 }
 
-fn sequence_game(
-    a: &PlayArgs,
-    eval: &EvalChoice,
-) -> CliResult<(Vec<(GameResult, GameRecord)>, f64)> {
+fn sequence_game(a: &PlayArgs, eval: &EvalChoice) -> CliResult<(Vec<PlayedGame>, f64)> {
     let path =
         a.stream.as_ref().ok_or_else(|| CliError::input("--mode sequence needs --stream FILE"))?;
     if a.games != 1 {
@@ -706,6 +754,7 @@ fn sequence_game(
     let rules = rules_of(&a.search)?;
     let table = TableChoice::parse(&a.search.table)?;
     let start = Instant::now();
+    let cpu0 = thread_cpu_ns();
     let job = SequenceJob {
         death: a.search.death,
         reveal_by_depth: a.search.reveal_by_depth()?,
@@ -718,9 +767,13 @@ fn sequence_game(
     };
     let (res, rec) = dispatch(eval, table, a.search.table_bits, job);
     let secs = start.elapsed().as_secs_f64();
+    let cpu = match (cpu0, thread_cpu_ns()) {
+        (Some(x), Some(y)) if y >= x => Some((y - x) as f64 * 1e-9),
+        _ => None,
+    };
     let rec = rec.ok_or_else(|| CliError::failed("the game lost its record"))?;
     verify(&rec).map_err(|e| CliError::failed(format!("the record does not replay: {e}")))?;
-    Ok((vec![(res, rec)], secs))
+    Ok((vec![(res, rec, cpu)], secs))
 }
 
 fn play(a: PlayArgs) -> CliResult {
@@ -729,10 +782,22 @@ fn play(a: PlayArgs) -> CliResult {
     if a.stream.is_some() && !sequence {
         return Err(CliError::input("--stream is only for --mode sequence"));
     }
+    if sequence && a.first_game != 0 {
+        return Err(CliError::input("--first-game is for seeded batches, not --mode sequence"));
+    }
     let (games, secs) = if sequence {
         sequence_game(&a, &eval)?
     } else {
-        run_batch(&a.search, &eval, a.seed.seed, a.games, a.max_moves, &a.threads, "drop7 play")?
+        run_batch(
+            &a.search,
+            &eval,
+            a.seed.seed,
+            a.first_game,
+            a.games,
+            a.max_moves,
+            &a.threads,
+            "drop7 play",
+        )?
     };
     let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
     let work: u64 = games.iter().map(|g| g.0.stats.moves).sum();
@@ -747,11 +812,12 @@ fn play(a: PlayArgs) -> CliResult {
         },
         reveals: reveals_label(&a.search),
         seed: a.seed.seed,
+        first_game: a.first_game,
         summary: summary(&scores),
         seconds: secs,
         seconds_per_game: secs * a.threads.count() as f64 / games.len() as f64,
         search_moves_per_second: work as f64 / secs,
-        results: games.iter().map(|g| g.0.clone()).collect(),
+        results: games.iter().map(|g| GameRow { result: g.0.clone(), cpu_seconds: g.2 }).collect(),
     };
     if let Some(path) = &a.record.record {
         if games.len() == 1 {
@@ -765,13 +831,15 @@ fn play(a: PlayArgs) -> CliResult {
         return print_json(&report);
     }
     if games.len() <= 16 {
-        for (i, (g, _)) in games.iter().enumerate() {
+        for (g, _, cpu) in &games {
             println!(
-                "game {i:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}",
+                "game {:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}{}",
+                g.index,
                 g.seed,
                 g.score,
                 g.level,
                 g.moves,
+                cpu.map_or(String::new(), |c| format!("  cpu {c:.1} s")),
                 if g.over { "" } else { "  (stopped before game over)" }
             );
         }
@@ -985,8 +1053,8 @@ fn ab(a: AbArgs) -> CliResult {
     let mut ob = a.search.clone();
     ob.reveal_samples = a.b_reveal_samples.clone().unwrap_or(ob.reveal_samples);
     ob.reveals = a.b_reveals.clone().unwrap_or(ob.reveals);
-    let (ga, _) = run_batch(&oa, &ea, a.seed.seed, a.games, a.max_moves, &a.threads, "A")?;
-    let (gb, _) = run_batch(&ob, &eb, a.seed.seed, a.games, a.max_moves, &a.threads, "B")?;
+    let (ga, _) = run_batch(&oa, &ea, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "A")?;
+    let (gb, _) = run_batch(&ob, &eb, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "B")?;
     let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
     let sb: Vec<u64> = gb.iter().map(|g| g.0.score).collect();
     let diffs: Vec<f64> = sa.iter().zip(&sb).map(|(&x, &y)| x as f64 - y as f64).collect();

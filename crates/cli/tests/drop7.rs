@@ -15,6 +15,16 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
 }
 
+/// The per-game results without their CPU times (which vary from run to run).
+fn games(v: &serde_json::Value) -> serde_json::Value {
+    let mut r = v["results"].clone();
+    for g in r.as_array_mut().expect("results is an array") {
+        assert!(g["cpu_seconds"].is_number() || g["cpu_seconds"].is_null());
+        g.as_object_mut().unwrap().remove("cpu_seconds");
+    }
+    r
+}
+
 const START: &str =
     "......./......./......./......./......./......./####### next=4 level=1 drops=5 score=0";
 
@@ -27,7 +37,7 @@ fn play_is_thread_independent_and_records_replay() {
     let args = ["drop7", "play", "--depth", "1", "--games", "3", "--seed", "5", "--json"];
     let one = json(&bitarcade(&[&args[..], &["-j", "1", "--record", rec_s]].concat()));
     let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
-    assert_eq!(one["results"], two["results"]);
+    assert_eq!(games(&one), games(&two));
     assert_eq!(one["summary"]["games"], 3);
     assert!(one["summary"]["mean"].as_f64().unwrap() > 0.0);
     let ok = json(&bitarcade(&["drop7", "replay", rec_s, "--json"]));
@@ -111,7 +121,7 @@ fn paired_reveals_with_root_samples_play_and_bad_lists_exit_2() {
     ];
     let one = json(&bitarcade(&[&args[..], &["-j", "1"]].concat()));
     let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
-    assert_eq!(one["results"], two["results"]);
+    assert_eq!(games(&one), games(&two));
     assert_eq!(one["reveals"], "paired");
     for bad in ["0", "2,x", ""] {
         let out = bitarcade(&["drop7", "play", "--depth", "1", "--reveal-samples", bad]);
@@ -140,7 +150,7 @@ fn strata_schedules_play_thread_independently_and_bad_lists_exit_2() {
     ];
     let one = json(&bitarcade(&[&args[..], &["-j", "1"]].concat()));
     let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
-    assert_eq!(one["results"], two["results"]);
+    assert_eq!(games(&one), games(&two));
     assert_eq!(one["chance"], "strata schedule 0,3");
     for bad in ["8", "0,x", ""] {
         let out = bitarcade(&["drop7", "play", "--depth", "1", "--strata-schedule", bad]);
@@ -148,4 +158,44 @@ fn strata_schedules_play_thread_independently_and_bad_lists_exit_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--strata-schedule"), "{err}");
     }
+}
+
+#[test]
+fn shards_with_first_game_concatenate_into_the_full_run_and_replay() {
+    let dir = std::env::temp_dir().join(format!("drop7-shard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("shard.json");
+    let rec_s = rec.to_str().unwrap();
+    let args = ["drop7", "play", "--depth", "2", "--reveals", "paired", "--seed", "3", "--json"];
+    let full = json(&bitarcade(&[&args[..], &["--games", "4", "-j", "2"]].concat()));
+    let a = json(&bitarcade(&[&args[..], &["--first-game", "0", "--games", "1"]].concat()));
+    let b = json(&bitarcade(
+        &[&args[..], &["--first-game", "1", "--games", "3", "-j", "2", "--record", rec_s]].concat(),
+    ));
+    let mut joined = games(&a).as_array().unwrap().clone();
+    joined.extend(games(&b).as_array().unwrap().iter().cloned());
+    assert_eq!(serde_json::Value::Array(joined), games(&full));
+    assert_eq!(b["first_game"], 1);
+    assert_eq!(b["results"][0]["index"], 1);
+    assert_eq!(full["results"][3]["index"], 3);
+    // The shard's records replay on their own.
+    let ok = json(&bitarcade(&["drop7", "replay", rec_s, "--json"]));
+    assert_eq!(ok["ok"], true);
+    assert_eq!(ok["games"][2]["score"], full["results"][3]["score"]);
+    // Sequence mode plays one stream: --first-game is refused with exit 2.
+    std::fs::write(dir.join("s.txt"), "4#27\n645\n").unwrap();
+    let s = dir.join("s.txt");
+    let out = bitarcade(&[
+        "drop7",
+        "play",
+        "--mode",
+        "sequence",
+        "--stream",
+        s.to_str().unwrap(),
+        "--first-game",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--first-game"));
+    std::fs::remove_dir_all(&dir).ok();
 }

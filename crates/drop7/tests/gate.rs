@@ -4,7 +4,7 @@
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::{Crowding, Pressure, Ready, Shape};
+use drop7::search::{Crowding, Evaluator, Pressure, Ready, Shape};
 use drop7::{Mode, Rules};
 
 #[test]
@@ -107,4 +107,44 @@ fn run_length_table_poppers_equal_the_swar_scan() {
         checked += 1;
     }
     assert!(checked > 30_000, "{checked}");
+}
+
+#[test]
+fn ready_table_form_equals_the_scan_and_the_reference_on_arbitrary_boards() {
+    // Bottom-packed boards of every shape (not only the ones games reach): random heights,
+    // random codes 1-7, solid and cracked grays; the default weights (no release term,
+    // which the table form skips) and odd weights with one.
+    let mut rng = bits::rng::Rng::new(0x7EAD);
+    let weights = [
+        Ready::default(),
+        Ready {
+            crowding: Crowding {
+                disc: 601.0,
+                solid: 499.0,
+                cracked: 251.0,
+                tall: 799.0,
+                full: 3001.0,
+            },
+            ready: 1201.0,
+            latent: 333.0,
+        },
+    ];
+    for _ in 0..20_000 {
+        let mut cols = [0u32; 7];
+        for col in &mut cols {
+            let h = rng.below(8) as u32;
+            for r in 0..h {
+                let code = 1 + rng.below(9) as u32;
+                *col |= code << (4 * r);
+            }
+        }
+        let board = drop7::Board::from_cols(cols);
+        let grid = board.to_cells();
+        let drops = 1 + rng.below(5) as u32;
+        for eval in &weights {
+            let fast = eval.eval(&board, 3, drops);
+            assert_eq!(fast.to_bits(), eval.eval_scan(&board, 3, drops).to_bits(), "{board}");
+            assert_eq!(fast.to_bits(), eval.eval_reference(&grid, 3, drops).to_bits(), "{board}");
+        }
+    }
 }

@@ -112,6 +112,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         rules: Rules::new(Mode::Hardcore),
         chance: ChanceModel::Exact,
         seed: 11,
+        first: 0,
         games: 4,
         depth: 1,
         max_moves: 60,
@@ -127,7 +128,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| play_games(&spec, &Crowding::default(), || Direct::new(8), || {}))
+            .install(|| play_games(&spec, &Crowding::default(), || Direct::new(8), |_| {}))
     };
     let one = run(1);
     let two = run(2);
@@ -284,4 +285,125 @@ fn chance_schedules_stay_table_exact_and_all_exact_changes_nothing() {
     }
     // The strata below the first chance level do change values.
     assert!(differs > 0);
+}
+
+/// The paired-reveal expectimax written plainly (no table, no shared replays, no leaf
+/// cache), Hardcore's 7 equally likely discs: the searcher must give the same bits.
+mod plain {
+    use super::*;
+    use drop7::Disc;
+
+    pub struct Plain<E: Evaluator> {
+        pub rules: Rules,
+        pub eval: E,
+        pub death: f64,
+    }
+
+    impl<E: Evaluator> Plain<E> {
+        pub fn move_value(&self, pos: &Position, col: usize, depth: u32) -> f64 {
+            let play = |k: u32| {
+                let mut child = *pos;
+                let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
+                let t = child.drop_and_resolve(&self.rules, col, &mut draws);
+                (child, t.points as f64, draws.count)
+            };
+            let (child, gain, count) = play(0);
+            if child.over {
+                return gain - self.death;
+            }
+            if count == 0 {
+                return gain + self.chance(&child, depth - 1);
+            }
+            let mut sum = 0.0;
+            for i in 0..7u32 {
+                let (mut child, gain, _) = play(i);
+                let v = if child.over {
+                    gain - self.death
+                } else if depth == 1 {
+                    gain + self.eval.eval(&child.board, child.level, child.drops_left)
+                } else {
+                    child.next = Disc::number(i as u8 + 1).unwrap();
+                    gain + self.best(&child, depth - 1)
+                };
+                sum += (1.0 - 0.0) / 7.0 * v;
+            }
+            sum
+        }
+
+        fn best(&self, pos: &Position, depth: u32) -> f64 {
+            let mut best = f64::NEG_INFINITY;
+            for c in (0..7).filter(|&c| pos.board.can_drop(c)) {
+                best = best.max(self.move_value(pos, c, depth));
+            }
+            best
+        }
+
+        fn chance(&self, pos: &Position, depth: u32) -> f64 {
+            if depth == 0 {
+                return self.eval.eval(&pos.board, pos.level, pos.drops_left);
+            }
+            let mut sum = 0.0;
+            for v in 1..=7u8 {
+                let mut p = *pos;
+                p.next = Disc::number(v).unwrap();
+                sum += (1.0 - 0.0) / 7.0 * self.best(&p, depth);
+            }
+            sum
+        }
+    }
+}
+
+#[test]
+fn shared_replays_and_the_leaf_cache_change_no_value() {
+    let rules = Rules::new(Mode::Hardcore);
+    let plain = plain::Plain { rules, eval: Ready::default(), death: 1_000_000.0 };
+    let mut fast = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(12));
+    fast.paired_reveals = true;
+    let mut cached = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+    cached.paired_reveals = true;
+    cached.leaf_cache = drop7::search::LeafCache::new(8);
+    for p in harvest(30).into_iter().skip(8).step_by(4) {
+        let a = fast.decide(&p, 3);
+        let b = cached.decide(&p, 3);
+        for c in 0..7 {
+            let want = p.board.can_drop(c).then(|| plain.move_value(&p, c, 3).to_bits());
+            assert_eq!(a.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
+            assert_eq!(b.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
+        }
+    }
+    // The shortcuts were taken.
+    assert!(fast.stats.replays_shared > 0 && cached.stats.replays_shared > 0);
+    assert!(cached.stats.leaves_cached > 0);
+}
+
+#[test]
+fn shards_of_a_batch_concatenate_into_the_whole_batch() {
+    let spec = BatchSpec {
+        rules: Rules::new(Mode::Hardcore),
+        chance: ChanceModel::Exact,
+        seed: 21,
+        first: 0,
+        games: 5,
+        depth: 2,
+        max_moves: 40,
+        record: true,
+        death: 1_000_000.0,
+        reveal_samples: 1,
+        reveal_by_depth: [0; 8],
+        paired_reveals: true,
+        chance_schedule: None,
+    };
+    let run = |first, games| {
+        let s = BatchSpec { first, games, ..spec };
+        play_games(&s, &Ready::default(), || Direct::new(8), |_| {})
+    };
+    let whole = run(0, 5);
+    let mut shards = run(0, 2);
+    shards.extend(run(2, 1));
+    shards.extend(run(3, 2));
+    assert_eq!(shards, whole);
+    for (i, (res, _)) in whole.iter().enumerate() {
+        assert_eq!(res.index, i as u64);
+        assert_eq!(res.seed, bits::rng::sub_seed(21, i as u64));
+    }
 }

@@ -416,13 +416,109 @@ fn disc_readiness(h: &[u32; SIZE], c: usize, r: u32, v: u32) -> (f64, f64) {
     (union(add_v, add_h), union(rel_v, rel_h))
 }
 
-impl Evaluator for Ready {
-    fn name(&self) -> &'static str {
-        "ready"
+/// `ROWS_BELOW[h]`: byte `r` is 1 for the rows `r < h` a column of height `h` occupies.
+const ROWS_BELOW: [u64; SIZE + 1] = {
+    let mut t = [0u64; SIZE + 1];
+    let mut h = 0;
+    while h <= SIZE {
+        let mut r = 0;
+        while r < h {
+            t[h] |= 1 << (8 * r);
+            r += 1;
+        }
+        h += 1;
     }
+    t
+};
 
-    #[inline]
-    fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
+/// `DEFICITS[h]`: byte `r` is the empty cells at or below row `r` of a column of height `h`,
+/// `max(0, r + 1 - h)` (at most 7, so seven columns sum to at most 49 without a carry).
+const DEFICITS: [u64; SIZE + 1] = {
+    let mut t = [0u64; SIZE + 1];
+    let mut h = 0;
+    while h <= SIZE {
+        let mut r = 0;
+        while r < SIZE {
+            if r + 1 > h {
+                t[h] |= ((r + 1 - h) as u64) << (8 * r);
+            }
+            r += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
+/// `RUN_LEN[m * 8 + c]`: the length of the run of set bits of the 7-bit row mask `m`
+/// through column `c` (0 if bit `c` is clear).
+const RUN_LEN: [u8; 128 * 8] = {
+    let mut t = [0u8; 128 * 8];
+    let mut m = 0;
+    while m < 128 {
+        let mut c = 0;
+        while c < SIZE {
+            if m >> c & 1 == 1 {
+                let (mut lo, mut hi) = (c, c);
+                while lo > 0 && m >> (lo - 1) & 1 == 1 {
+                    lo -= 1;
+                }
+                while hi + 1 < SIZE && m >> (hi + 1) & 1 == 1 {
+                    hi += 1;
+                }
+                t[m * 8 + c] = (hi - lo + 1) as u8;
+            }
+            c += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `WINDOWS[(m * 8 + c) * 8 + v]`: bit `a` set for every window `[a, a + v - 1]` of `v`
+/// columns inside the board that contains the run of row mask `m` through column `c` and
+/// is bounded by empty cells of the row (or the walls): the windows [`Ready`]'s horizontal
+/// readiness minimises over. Built for `v` above the run's length only (else 0).
+const WINDOWS: [u8; 128 * 8 * 8] = {
+    let mut t = [0u8; 128 * 8 * 8];
+    let mut m = 0;
+    while m < 128 {
+        let mut c = 0;
+        while c < SIZE {
+            if m >> c & 1 == 1 {
+                let (mut lo, mut hi) = (c, c);
+                while lo > 0 && m >> (lo - 1) & 1 == 1 {
+                    lo -= 1;
+                }
+                while hi + 1 < SIZE && m >> (hi + 1) & 1 == 1 {
+                    hi += 1;
+                }
+                let mut v = hi - lo + 2;
+                while v <= SIZE {
+                    let mut a = 0;
+                    while a + v <= SIZE {
+                        let b = a + v - 1;
+                        let inside = a <= lo && b >= hi;
+                        let left_open = a == 0 || m >> (a - 1) & 1 == 0;
+                        let right_open = b + 1 == SIZE || m >> (b + 1) & 1 == 0;
+                        if inside && left_open && right_open {
+                            t[(m * 8 + c) * 8 + v] |= 1 << a;
+                        }
+                        a += 1;
+                    }
+                    v += 1;
+                }
+            }
+            c += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+impl Ready {
+    /// [`Evaluator::eval`] as session 4 computed it (a scan per disc for its run and its
+    /// windows), kept to gate and time the table form against.
+    pub fn eval_scan(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
         let base = self.crowding.eval(board, level, drops_left);
         let cols = board.cols();
         let mut h = [0u32; SIZE];
@@ -440,6 +536,67 @@ impl Evaluator for Ready {
                 let (add, rel) = disc_readiness(&h, c, shift / 4, (w >> shift) & 0xF);
                 ready += add;
                 latent += rel;
+            }
+        }
+        base + self.ready * ready + self.latent * latent
+    }
+}
+
+impl Evaluator for Ready {
+    fn name(&self) -> &'static str {
+        "ready"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
+        let base = self.crowding.eval(board, level, drops_left);
+        let cols = board.cols();
+        // Per column: its height, its bit in every row's occupancy mask (byte r of `occ`),
+        // and the prefix sums over columns of the empty cells at or below each row (byte r
+        // of `pre[k]`, columns `0..k`), so a window's cost is one subtraction.
+        let mut h = [0u32; SIZE];
+        let mut occ = 0u64;
+        let mut pre = [0u64; SIZE + 1];
+        for c in 0..SIZE {
+            h[c] = crate::board::col_height(cols[c]);
+            occ |= ROWS_BELOW[h[c] as usize] << c;
+            pre[c + 1] = pre[c] + DEFICITS[h[c] as usize];
+        }
+        let mut ready = 0.0;
+        let mut latent = 0.0;
+        for c in 0..SIZE {
+            let w = cols[c];
+            let mut nums = nonzero_nibbles(w) & !((w >> 3) & ONES);
+            while nums != 0 {
+                let shift = nums.trailing_zeros();
+                nums &= nums - 1;
+                let r = shift / 4;
+                let v = (w >> shift) & 0xF;
+                let m = ((occ >> (8 * r)) & 0x7F) as usize;
+                let run = u32::from(RUN_LEN[m * 8 + c]);
+                let height = h[c];
+                let mut best = 0;
+                if v > run {
+                    // The cheapest valid window of `v` columns through the run.
+                    let mut starts = WINDOWS[(m * 8 + c) * 8 + v as usize];
+                    best = u32::MAX;
+                    while starts != 0 {
+                        let a = starts.trailing_zeros() as usize;
+                        starts &= starts - 1;
+                        let cost = ((pre[a + v as usize] - pre[a]) >> (8 * r)) as u32 & 0xFF;
+                        best = best.min(cost);
+                    }
+                    if best == u32::MAX {
+                        best = 0;
+                    }
+                }
+                ready += union(readiness(v.saturating_sub(height)), readiness(best));
+                if self.latent != 0.0 {
+                    latent += union(
+                        readiness(height.saturating_sub(v)),
+                        readiness(run.saturating_sub(v)),
+                    );
+                }
             }
         }
         base + self.ready * ready + self.latent * latent
