@@ -1,8 +1,11 @@
 //! Depth-`D` decisions on positions read from a file (one text-form position a line), for
-//! profiling and CPU timing of the search: `decide_positions FILE [DEPTH] [TABLE_BITS] [LEAF_CACHE_BITS]`.
+//! profiling and CPU timing of the search:
+//! `decide_positions FILE [DEPTH] [TABLE_BITS] [LEAF_CACHE_BITS]`.
 //! Hardcore rules, the `ready` evaluator, paired reveals, a direct table per decision (the
 //! `play` defaults). Prints each decision's best column, work counters, a hash of its values
-//! (bits) and, on Linux, the thread CPU time.
+//! (bits) and, on Linux, the thread CPU time. `examples/positions.txt` holds the 11 positions
+//! of the session-5 measurements (turns of depth-2 games, seeds 5-12):
+//! `decide_positions crates/drop7/examples/positions.txt 5 16`.
 
 use drop7::search::{ChanceModel, Direct, Ready, Searcher};
 use drop7::{Mode, Position, Rules};
