@@ -58,6 +58,7 @@ enum Verb {
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nested --level 2\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search beam-nested -w 60\n  \
         bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nrpa --level 3 --iterations 100\n  \
+        bitarcade samegame solve ../shared/data/samegame-standard-set.txt --search nrpa --level 3 --portfolio strict,-2\n  \
         bitarcade samegame gen --width 30 --height 20 --colors 3 | bitarcade samegame solve - --goal clear --width 5000\n  \
         bitarcade samegame solve grid.bgf --record game.json && bitarcade samegame replay game.json")]
     Solve(SolveArgs),
@@ -182,6 +183,11 @@ struct SolveArgs {
     /// NRPA: logit added per tile above two of a group.
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     size_bias: f64,
+    /// NRPA: a portfolio of priors, one whole search each (same seed), the best kept:
+    /// `strict`, `off` or a tabu logit, comma-separated (e.g. `strict,-2`).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, value_name = "PRIORS",
+          conflicts_with_all = ["tabu_bias", "no_tabu"])]
+    portfolio: Vec<nrpa::Tabu>,
     /// NRPA: independent runs per board, in parallel (seeds derived from --seed; the same
     /// answer on any thread count).
     #[arg(long, default_value_t = 1)]
@@ -342,6 +348,7 @@ fn nrpa_cfg(a: &SolveArgs, rules: Rules, seed: u64) -> nrpa::Config {
         iterations: a.iterations,
         alpha: a.alpha,
         tabu: match (a.no_tabu, a.tabu_bias) {
+            _ if a.portfolio.len() == 1 => a.portfolio[0],
             (true, _) => nrpa::Tabu::Off,
             (false, Some(b)) => nrpa::Tabu::Bias(b),
             (false, None) => nrpa::Tabu::Strict,
@@ -350,6 +357,17 @@ fn nrpa_cfg(a: &SolveArgs, rules: Rules, seed: u64) -> nrpa::Config {
         runs: a.runs,
         rules,
         seed,
+    }
+}
+
+/// `, portfolio [strict, -2]` when `--portfolio` lists more than one prior.
+fn portfolio_note(a: &SolveArgs) -> String {
+    match a.portfolio.as_slice() {
+        [] | [_] => String::new(),
+        ps => format!(
+            ", portfolio [{}]",
+            ps.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -435,11 +453,14 @@ fn solve(a: SolveArgs) -> CliResult {
         eval: match (a.search, goal) {
             (SearchArg::Nested, _) => format!("nested level {}", a.level),
             (SearchArg::BeamNested, _) => format!("{eval:?}, then nested level {}", a.level),
-            (SearchArg::Nrpa, _) => format!("nrpa {:?}", nrpa_cfg(&a, Rules::default(), a.seed)),
+            (SearchArg::Nrpa, _) => {
+                format!("nrpa {:?}{}", nrpa_cfg(&a, Rules::default(), a.seed), portfolio_note(&a))
+            }
             (SearchArg::BeamNrpa, _) => format!(
-                "{eval:?}, then nested level {}, then nrpa {:?}",
+                "{eval:?}, then nested level {}, then nrpa {:?}{}",
                 a.nested_level,
-                nrpa_cfg(&a, Rules::default(), a.seed)
+                nrpa_cfg(&a, Rules::default(), a.seed),
+                portfolio_note(&a)
             ),
             (_, Goal::Clear) => "clear-penalty".into(),
             _ => format!("{eval:?}"),
@@ -472,7 +493,8 @@ fn solve(a: SolveArgs) -> CliResult {
         let run_one = |seed: u64| {
             let cfg = Config { seed, ..cfg };
             if a.search == SearchArg::Nrpa {
-                return nrpa::search(board, &nrpa_cfg(&a, rules, seed), |p| {
+                let ncfg = nrpa_cfg(&a, rules, seed);
+                return nrpa::search_portfolio(board, &ncfg, &a.portfolio, None, |p| {
                     layer_bar.set_message(format!(
                         "board {}: nrpa iteration {}, best {}, {} playouts",
                         first_index + i,
@@ -512,8 +534,9 @@ fn solve(a: SolveArgs) -> CliResult {
                     known = nested::search_from(board, &ncfg, Some(&beam_out), |_| {});
                     known.nodes += beam_out.nodes;
                 }
+                let ncfg = nrpa_cfg(&a, rules, seed);
                 let mut out =
-                    nrpa::search_from(board, &nrpa_cfg(&a, rules, seed), Some(&known), |p| {
+                    nrpa::search_portfolio(board, &ncfg, &a.portfolio, Some(&known), |p| {
                         layer_bar.set_message(format!(
                             "board {}: from {}, nrpa iteration {}, best {}",
                             first_index + i,
