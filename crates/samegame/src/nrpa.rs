@@ -553,9 +553,16 @@ pub fn search_from(
             }
         })
         .collect();
+    best_of(outs)
+}
+
+/// The best of several searches' answers by [`Outcome::better_than`], with their nodes summed.
+fn best_of(outs: Vec<Outcome>) -> Outcome {
     let nodes = outs.iter().map(|o| o.nodes).sum();
-    let mut best = outs.into_iter().reduce(|a, b| if b.better_than(&a) { b } else { a });
-    let mut out = best.take().expect("at least one run");
+    let mut out = outs
+        .into_iter()
+        .reduce(|a, b| if b.better_than(&a) { b } else { a })
+        .expect("at least one search");
     out.nodes = nodes;
     out
 }
@@ -595,11 +602,7 @@ pub fn search_portfolio(
             }
         })
         .collect();
-    let nodes = outs.iter().map(|o| o.nodes).sum();
-    let mut best = outs.into_iter().reduce(|a, b| if b.better_than(&a) { b } else { a });
-    let mut out = best.take().expect("at least two members");
-    out.nodes = nodes;
-    out
+    best_of(outs)
 }
 
 #[cfg(test)]
