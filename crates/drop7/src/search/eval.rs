@@ -449,6 +449,19 @@ const DEFICITS: [u64; SIZE + 1] = {
     t
 };
 
+/// The first and last column of the run of set bits of row mask `m` through column `c`
+/// (bit `c` set).
+const fn run_bounds(m: usize, c: usize) -> (usize, usize) {
+    let (mut lo, mut hi) = (c, c);
+    while lo > 0 && m >> (lo - 1) & 1 == 1 {
+        lo -= 1;
+    }
+    while hi + 1 < SIZE && m >> (hi + 1) & 1 == 1 {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
 /// `RUN_LEN[m * 8 + c]`: the length of the run of set bits of the 7-bit row mask `m`
 /// through column `c` (0 if bit `c` is clear).
 const RUN_LEN: [u8; 128 * 8] = {
@@ -458,13 +471,7 @@ const RUN_LEN: [u8; 128 * 8] = {
         let mut c = 0;
         while c < SIZE {
             if m >> c & 1 == 1 {
-                let (mut lo, mut hi) = (c, c);
-                while lo > 0 && m >> (lo - 1) & 1 == 1 {
-                    lo -= 1;
-                }
-                while hi + 1 < SIZE && m >> (hi + 1) & 1 == 1 {
-                    hi += 1;
-                }
+                let (lo, hi) = run_bounds(m, c);
                 t[m * 8 + c] = (hi - lo + 1) as u8;
             }
             c += 1;
@@ -485,13 +492,7 @@ const WINDOWS: [u8; 128 * 8 * 8] = {
         let mut c = 0;
         while c < SIZE {
             if m >> c & 1 == 1 {
-                let (mut lo, mut hi) = (c, c);
-                while lo > 0 && m >> (lo - 1) & 1 == 1 {
-                    lo -= 1;
-                }
-                while hi + 1 < SIZE && m >> (hi + 1) & 1 == 1 {
-                    hi += 1;
-                }
+                let (lo, hi) = run_bounds(m, c);
                 let mut v = hi - lo + 2;
                 while v <= SIZE {
                     let mut a = 0;
