@@ -50,12 +50,14 @@ enum Twenty48Command {
         bitarcade 2048 bench --json --random-games 20000\n\n\
         Run it on a release build: cargo run --release -- 2048 bench")]
     Bench(BenchArgs),
-    /// Tune the heuristic weights with a seeded (1+lambda) evolution strategy.
+    /// Tune the heuristic weights with a seeded evolution strategy ((1+lambda) or gradient).
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 tune --generations 4 --lambda 3 --games 8 --depth 2\n  \
         bitarcade 2048 tune --seed 5 --json\n  \
         bitarcade 2048 tune --generations 30 --lambda 6 --games 32 --depth 2 --seed 2   \
-        (the run behind the shipped weights)")]
+        (the run behind TUNED_DEPTH2)\n  \
+        bitarcade 2048 tune --method gradient --budget 32000 --lambda 48 --games 4 \
+        --generations 7 --sigma 0.25 --tt-bits 16 --seed 61   (session 6)")]
     Tune(TuneArgs),
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
     /// the record has a seed, equal to the seeded generator's; the final score and board.
@@ -260,8 +262,30 @@ struct TuneArgs {
     #[arg(long, default_value_t = 0.25)]
     sigma: f64,
     /// Fixed search depth of the tuning games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8),
+          conflicts_with = "budget")]
     depth: u8,
+    /// Play the tuning games under the node-budget rule (as `play --budget`) instead of a
+    /// fixed depth.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    budget: Option<u64>,
+    /// Smallest depth of the budget rule.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=16))]
+    min_depth: u8,
+    /// log2 of the transposition table's entries in the tuning games.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(8..=28))]
+    tt_bits: u8,
+    /// `plus`: (1+lambda) selection (a child replaces the parent when its average is higher);
+    /// `gradient`: antithetic evolution-strategy gradient over lambda pairs of candidates.
+    #[arg(long, value_enum, default_value_t = TuneMethod::Plus)]
+    method: TuneMethod,
+    /// Gradient method: step size (the weights move by RATE times the relative-score
+    /// gradient).
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Gradient method: largest move of one coordinate per generation.
+    #[arg(long, default_value_t = 0.25)]
+    max_step: f64,
     /// Move cap of the tuning games.
     #[arg(long, default_value_t = 1_000_000)]
     max_moves: u64,
@@ -275,6 +299,13 @@ struct TuneArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     json: JsonArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum TuneMethod {
+    Plus,
+    Gradient,
 }
 
 /// Runs `bitarcade 2048`.
@@ -680,9 +711,15 @@ fn bench(a: BenchArgs) -> CliResult {
 
 #[derive(Serialize)]
 struct TuneReport {
+    method: TuneMethod,
     config: twenty48::tune::TuneConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gradient: Option<twenty48::tune::GradientConfig>,
     start: Params,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     generations: Vec<twenty48::tune::Generation>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    gradient_generations: Vec<twenty48::tune::GradientGeneration>,
     params: Params,
 }
 
@@ -690,12 +727,22 @@ fn tune(a: TuneArgs) -> CliResult {
     if a.lambda == 0 || a.games == 0 || a.generations == 0 {
         return Err(CliError::input("--generations, --lambda and --games must be at least 1"));
     }
+    if !(a.sigma > 0.0 && a.sigma <= 5.0) {
+        return Err(CliError::input("--sigma must be in (0, 5]"));
+    }
+    if !(a.rate > 0.0 && a.rate <= 100.0 && a.max_step > 0.0 && a.max_step <= 5.0) {
+        return Err(CliError::input("--rate must be in (0, 100] and --max-step in (0, 5]"));
+    }
+    let depth = match a.budget {
+        Some(nodes) => Depth::Budget { nodes, min: a.min_depth, max: 16 },
+        None => Depth::Fixed(a.depth),
+    };
     let cfg = twenty48::tune::TuneConfig {
         generations: a.generations,
         lambda: a.lambda,
         games: a.games,
         sigma: a.sigma,
-        search: SearchConfig { depth: Depth::Fixed(a.depth), tt_bits: 18, ..Default::default() },
+        search: SearchConfig { depth, tt_bits: a.tt_bits, ..Default::default() },
         max_moves: a.max_moves,
         seed: a.seed.seed,
     };
@@ -703,28 +750,54 @@ fn tune(a: TuneArgs) -> CliResult {
         Some(p) => read_json_file(p)?,
         None => Params::NNEONNEO,
     };
-    let mut gens = Vec::new();
     let json = a.json.json;
-    let params = a.threads.install(|| {
-        twenty48::tune::tune(start, &cfg, |g| {
-            if !json {
-                let best = g.child_scores.iter().copied().fold(f64::MIN, f64::max);
-                eprintln!(
-                    "generation {:>3}: parent {:>9.0}, best child {:>9.0}{}",
-                    g.generation,
-                    g.parent_score,
-                    best,
-                    if g.improved { "  (replaced)" } else { "" }
-                );
-            }
-            gens.push(g.clone());
-        })
-    })?;
-    let report = TuneReport { config: cfg, start, generations: gens, params };
+    let mut report = TuneReport {
+        method: a.method,
+        config: cfg,
+        gradient: None,
+        start,
+        generations: Vec::new(),
+        gradient_generations: Vec::new(),
+        params: start,
+    };
+    report.params = match a.method {
+        TuneMethod::Plus => a.threads.install(|| {
+            twenty48::tune::tune(start, &cfg, |g| {
+                if !json {
+                    let best = g.child_scores.iter().copied().fold(f64::MIN, f64::max);
+                    eprintln!(
+                        "generation {:>3}: parent {:>9.0}, best child {:>9.0}{}",
+                        g.generation,
+                        g.parent_score,
+                        best,
+                        if g.improved { "  (replaced)" } else { "" }
+                    );
+                }
+                report.generations.push(g.clone());
+            })
+        })?,
+        TuneMethod::Gradient => {
+            let grad = twenty48::tune::GradientConfig { rate: a.rate, max_step: a.max_step };
+            report.gradient = Some(grad);
+            a.threads.install(|| {
+                twenty48::tune::tune_gradient(start, &cfg, &grad, |g| {
+                    // Progress on stderr in both modes: a gradient run is long.
+                    let text = serde_json::to_string(&g.params).unwrap_or_default();
+                    eprintln!(
+                        "generation {:>3}: mean {:>9.0}, gradient {:?}, params {text}",
+                        g.generation,
+                        g.mean_score,
+                        g.gradient.map(|x| (x * 1000.0).round() / 1000.0),
+                    );
+                    report.gradient_generations.push(g.clone());
+                })
+            })?
+        }
+    };
     if json {
         print_json(&report)
     } else {
-        let text = serde_json::to_string(&params)
+        let text = serde_json::to_string(&report.params)
             .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
         println!("params {text}");
         Ok(())

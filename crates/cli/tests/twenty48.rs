@@ -117,12 +117,45 @@ fn bench_and_best_run() {
 }
 
 #[test]
+fn gradient_tune_under_a_budget_is_thread_independent() {
+    let base = [
+        "2048",
+        "tune",
+        "--method",
+        "gradient",
+        "--budget",
+        "300",
+        "--lambda",
+        "2",
+        "--games",
+        "2",
+        "--generations",
+        "2",
+        "--max-moves",
+        "80",
+        "--tt-bits",
+        "10",
+        "--json",
+    ];
+    let one = json(&bitarcade(&[&base[..], &["--threads", "1"]].concat()));
+    let two = json(&bitarcade(&[&base[..], &["--threads", "2"]].concat()));
+    assert_eq!(one, two);
+    assert_eq!(one["method"], "gradient");
+    let gens = one["gradient_generations"].as_array().unwrap();
+    assert_eq!(gens.len(), 2);
+    assert_eq!(gens[1]["params"], one["params"]);
+    assert_eq!(gens[0]["plus_scores"].as_array().unwrap().len(), 2);
+    assert!(gens[0]["mean_score"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line() {
     for args in [
         vec!["2048", "best", "2 2 2/. . . ./. . . ./. . . ."],
         vec!["2048", "best", "3 . . ./. . . ./. . . ./. . . ."],
         vec!["2048", "replay", "/nonexistent/game.json"],
         vec!["2048", "play", "--games", "0"],
+        vec!["2048", "tune", "--method", "gradient", "--sigma", "0"],
         vec!["2048", "play", "--prob-cutoff", "2"],
         vec!["2048", "best", "2 . . ./. . . ./. . . ./. . . .", "--budget", "9", "--extend", "0.5"],
         vec!["2048", "best", "2 . . ./. . . ./. . . ./. . . .", "--budget", "9", "--boost", "0"],

@@ -9,6 +9,17 @@
 //! its parent on the games of the day rather than on one memorised set). A child replaces the
 //! parent when its average score is higher. Everything is deterministic for a seed and any
 //! thread count.
+//!
+//! [`tune_gradient`] is a second method for noisy settings: an antithetic evolution-strategy
+//! gradient (the "natural evolution strategies" estimator). The weights live in a vector
+//! `θ` (the two exponents as they are, the four weights as logarithms). Each generation draws
+//! `λ` directions `ε_i ~ N(0, I)`; the candidates `θ + σ ε_i` and `θ − σ ε_i` all play the
+//! same `games` fresh games; the relative score gradient is estimated as `Σ_i (f⁺_i − f⁻_i)
+//! ε_i / (2 λ σ f̄)` (`f̄` the generation's mean score) and `θ` moves by `rate` times it, each
+//! coordinate clipped to `±max_step`. Every game of every candidate feeds the estimate, and
+//! the mean `θ` is never chosen as the best of many noisy scores, so it does not select noise
+//! the way a best-of-λ rule does when the games are far noisier than the differences between
+//! candidates.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -83,15 +94,129 @@ pub fn average_score(params: Params, cfg: &TuneConfig, seeds: &[u64]) -> f64 {
     total as f64 / seeds.len().max(1) as f64
 }
 
+/// Settings of [`tune_gradient`] beyond [`TuneConfig`] (whose `lambda` is the number of
+/// antithetic pairs there).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GradientConfig {
+    /// Step: `θ` moves by `rate` times the estimated relative-score gradient.
+    pub rate: f64,
+    /// Largest move of one coordinate of `θ` per generation.
+    pub max_step: f64,
+}
+
+/// One generation of [`tune_gradient`].
+#[derive(Clone, Debug, Serialize)]
+pub struct GradientGeneration {
+    /// Generation number.
+    pub generation: u32,
+    /// Mean score of all candidates on this generation's games.
+    pub mean_score: f64,
+    /// Average scores of the `+` candidates.
+    pub plus_scores: Vec<f64>,
+    /// Average scores of the `−` candidates.
+    pub minus_scores: Vec<f64>,
+    /// Estimated relative-score gradient in `θ` (see [`to_theta`]).
+    pub gradient: [f64; 6],
+    /// The move of `θ` this generation (after clipping).
+    pub step: [f64; 6],
+    /// The weights after this generation.
+    pub params: Params,
+}
+
+/// The tuning coordinates of `p`: `[mono_power, ln mono_weight, sum_power, ln sum_weight, ln
+/// merges_weight, ln empty_weight]` (`base` is not tuned).
+pub fn to_theta(p: Params) -> [f64; 6] {
+    let ln = |w: f32| f64::from(w.max(1e-6)).ln();
+    [
+        f64::from(p.mono_power),
+        ln(p.mono_weight),
+        f64::from(p.sum_power),
+        ln(p.sum_weight),
+        ln(p.merges_weight),
+        ln(p.empty_weight),
+    ]
+}
+
+/// The weights at `theta` with `base` taken from `like`; exponents clamped to `[1, 6]`.
+pub fn from_theta(theta: [f64; 6], like: Params) -> Params {
+    let pow = |x: f64| x.clamp(1.0, 6.0) as f32;
+    let w = |x: f64| x.exp() as f32;
+    Params {
+        base: like.base,
+        mono_power: pow(theta[0]),
+        mono_weight: w(theta[1]),
+        sum_power: pow(theta[2]),
+        sum_weight: w(theta[3]),
+        merges_weight: w(theta[4]),
+        empty_weight: w(theta[5]),
+    }
+}
+
+fn generation_seeds(cfg: &TuneConfig, g: u32) -> Vec<u64> {
+    (0..cfg.games)
+        .map(|j| bits::rng::sub_seed(cfg.seed ^ GAMES, u64::from(g) * cfg.games + j))
+        .collect()
+}
+
+/// Runs the antithetic gradient tuner from `start` (see the [module docs](self)), calling
+/// `each` after every generation; returns the final weights.
+pub fn tune_gradient(
+    start: Params,
+    cfg: &TuneConfig,
+    grad: &GradientConfig,
+    mut each: impl FnMut(&GradientGeneration),
+) -> Params {
+    let mut theta = to_theta(start);
+    let mut params = start;
+    for g in 0..cfg.generations {
+        let mut rng = bits::Rng::new(bits::rng::sub_seed(cfg.seed, u64::from(g)));
+        let seeds = generation_seeds(cfg, g);
+        let dirs: Vec<[f64; 6]> =
+            (0..cfg.lambda).map(|_| std::array::from_fn(|_| normal(&mut rng))).collect();
+        let at = |e: &[f64; 6], sign: f64| {
+            from_theta(std::array::from_fn(|k| theta[k] + sign * cfg.sigma * e[k]), start)
+        };
+        let plus: Vec<f64> = dirs.iter().map(|e| average_score(at(e, 1.0), cfg, &seeds)).collect();
+        let minus: Vec<f64> =
+            dirs.iter().map(|e| average_score(at(e, -1.0), cfg, &seeds)).collect();
+        let n = dirs.len().max(1) as f64;
+        let mean_score = (plus.iter().sum::<f64>() + minus.iter().sum::<f64>()) / (2.0 * n);
+        let mut gradient = [0.0; 6];
+        if mean_score > 0.0 {
+            for ((e, p), m) in dirs.iter().zip(&plus).zip(&minus) {
+                let d = (p - m) / mean_score;
+                for k in 0..6 {
+                    gradient[k] += d * e[k] / (2.0 * n * cfg.sigma);
+                }
+            }
+        }
+        let step: [f64; 6] =
+            std::array::from_fn(|k| (grad.rate * gradient[k]).clamp(-grad.max_step, grad.max_step));
+        for k in 0..6 {
+            theta[k] += step[k];
+        }
+        params = from_theta(theta, start);
+        theta = to_theta(params);
+        each(&GradientGeneration {
+            generation: g,
+            mean_score,
+            plus_scores: plus,
+            minus_scores: minus,
+            gradient,
+            step,
+            params,
+        });
+    }
+    params
+}
+
 /// Runs the tuner from `start`, calling `each` after every generation; returns the final
 /// parent.
 pub fn tune(start: Params, cfg: &TuneConfig, mut each: impl FnMut(&Generation)) -> Params {
     let mut parent = start;
     for g in 0..cfg.generations {
         let mut rng = bits::Rng::new(bits::rng::sub_seed(cfg.seed, u64::from(g)));
-        let seeds: Vec<u64> = (0..cfg.games)
-            .map(|j| bits::rng::sub_seed(cfg.seed ^ GAMES, u64::from(g) * cfg.games + j))
-            .collect();
+        let seeds = generation_seeds(cfg, g);
         let children: Vec<Params> =
             (0..cfg.lambda).map(|_| mutate(parent, cfg.sigma, &mut rng)).collect();
         let parent_score = average_score(parent, cfg, &seeds);
@@ -133,6 +258,21 @@ mod tests {
         let b = tune(Params::TUNED_DEPTH2, &cfg, |g| log_b.push(g.parent_score));
         assert_eq!(a, b);
         assert_eq!(log_a, log_b);
+        let grad = GradientConfig { rate: 1.0, max_step: 0.2 };
+        let mut log_c = Vec::new();
+        let c = tune_gradient(Params::NNEONNEO, &cfg, &grad, |g| log_c.push(g.clone()));
+        let mut log_d = Vec::new();
+        let d = tune_gradient(Params::NNEONNEO, &cfg, &grad, |g| log_d.push(g.clone()));
+        assert_eq!(c, d);
+        assert_eq!(log_c.len(), 2);
+        assert_eq!(serde_json::to_string(&log_c).ok(), serde_json::to_string(&log_d).ok());
+        let (a0, c0) = (to_theta(Params::NNEONNEO), to_theta(c));
+        for k in 0..6 {
+            let moved: f64 = log_c.iter().map(|g| g.step[k]).sum();
+            assert!(moved.abs() <= 0.4 + 1e-9);
+            assert!((c0[k] - a0[k] - moved).abs() < 1e-4, "coordinate {k}");
+        }
+        assert_eq!(from_theta(to_theta(Params::NNEONNEO), Params::NNEONNEO), Params::NNEONNEO);
         let mut rng = bits::Rng::new(1);
         for _ in 0..100 {
             let m = mutate(Params::TUNED_DEPTH2, 2.0, &mut rng);
