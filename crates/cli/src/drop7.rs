@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::{
-    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, GameEvent, GameResult,
+    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, Fitted, GameEvent, GameResult,
     NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats,
     Table,
 };
@@ -67,6 +67,13 @@ enum Drop7Command {
         bitarcade drop7 ab --a crowding --b crowding --a-reveal-samples 8 --depth 3 --games 64\n  \
         bitarcade drop7 ab --a ready --b crowding --reveals paired --depth 3 --games 512 --seed 3")]
     Ab(AbArgs),
+    /// Fit the `fitted` evaluator's weights: harvest the boards of searched games, pair each
+    /// with the points scored after it, and solve a ridge regression on its features.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 fit --eval ready --reveals paired --depth 2 --games 2000 --seed 100 --out w.txt\n  \
+        bitarcade drop7 fit --depth 2 --games 500 --target discount:0.97 --ridge 0.001 --json\n  \
+        bitarcade drop7 ab --a fitted:@w.txt --b ready --reveals paired --depth 3 --games 128 --seed 4")]
+    Fit(FitArgs),
 }
 
 /// The rules and the searcher.
@@ -79,8 +86,9 @@ struct SearchOpts {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
     depth: u32,
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
-    /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]` or
-    /// `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
+    /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]`,
+    /// `fitted[:W1,..,W33|:@FILE][*SCALE]` (weights as `drop7 fit` writes them, all times
+    /// SCALE) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
     #[arg(long, default_value = "ready")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
@@ -234,6 +242,35 @@ struct SweepArgs {
 }
 
 #[derive(Args, Debug)]
+struct FitArgs {
+    /// The searcher that plays the harvested games (its --eval is the policy's evaluator).
+    #[command(flatten)]
+    search: SearchOpts,
+    /// Games to harvest (game i uses seed sub_seed(S, i); keep S apart from evaluation seeds).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    games: u64,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 100_000)]
+    max_moves: u32,
+    /// What a board is fitted to: `end` (every point after it), `discount:G` (the turns
+    /// after it weighted 1, G, G^2, ...) or `horizon:K` (the next K turns).
+    #[arg(long, default_value = "end")]
+    target: String,
+    /// Ridge penalty on the standardised weights (times the number of samples).
+    #[arg(long, default_value_t = 0.001)]
+    ridge: f64,
+    /// Write the weights here (one `name weight` line per feature), for `--eval fitted:@FILE`.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
 struct AbArgs {
     /// Evaluator A (as `--eval`).
     #[arg(long)]
@@ -278,6 +315,7 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Replay(a) => replay(a),
         Drop7Command::Sweep(a) => sweep(a),
         Drop7Command::Ab(a) => ab(a),
+        Drop7Command::Fit(a) => fit(a),
     }
 }
 
@@ -355,12 +393,93 @@ enum EvalChoice {
     Options(Options),
     Ready(Ready),
     Pressure(Pressure),
+    /// The weights and the label they were given by.
+    Fitted(Box<Fitted>, String),
     Points,
+}
+
+/// Parses weights in the form `drop7 fit --out` writes: one weight per line, optionally
+/// after its feature's name (which must then be the feature's); blank lines and `#` lines
+/// are skipped. `what` names the source in errors.
+fn parse_weights(what: &str, text: &str) -> CliResult<Fitted> {
+    use drop7::search::eval::{FEATURES, FEATURE_NAMES};
+    let mut w = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| CliError::input(format!("{what}:{}: {why}", i + 1));
+        let mut parts = line.split_whitespace();
+        let (name, value) = match (parts.next(), parts.next(), parts.next()) {
+            (Some(v), None, _) => (None, v),
+            (Some(n), Some(v), None) => (Some(n), v),
+            _ => return Err(bad("expected `NAME WEIGHT` or `WEIGHT`".into())),
+        };
+        if w.len() >= FEATURES {
+            return Err(bad(format!("more than {FEATURES} weights")));
+        }
+        if let Some(n) = name {
+            if n != FEATURE_NAMES[w.len()] {
+                return Err(bad(format!(
+                    "feature {} is {:?}, not {n:?}",
+                    w.len() + 1,
+                    FEATURE_NAMES[w.len()]
+                )));
+            }
+        }
+        let x: f64 = value
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .ok_or_else(|| bad(format!("{value:?} is not a finite number")))?;
+        w.push(x);
+    }
+    let weights: [f64; FEATURES] = w.try_into().map_err(|w: Vec<f64>| {
+        CliError::input(format!("{what}: {} weights, expected {FEATURES}", w.len()))
+    })?;
+    Ok(Fitted { weights })
+}
+
+/// `fitted[:W1,..,W33|:@FILE][*SCALE]`.
+fn parse_fitted(flag: &str, s: &str) -> CliResult<Fitted> {
+    let bad = |why: &str| CliError::input(format!("{flag} {s:?}: {why}"));
+    let (body, scale) = match s.rsplit_once('*') {
+        Some((b, k)) => {
+            let k: f64 = k
+                .trim()
+                .parse()
+                .ok()
+                .filter(|k: &f64| k.is_finite())
+                .ok_or_else(|| bad("the scale after `*` must be a finite number"))?;
+            (b, k)
+        }
+        None => (s, 1.0),
+    };
+    let fitted = match body.strip_prefix("fitted") {
+        Some("") => Fitted::default(),
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(file) if file.starts_with('@') => {
+                let path = PathBuf::from(&file[1..]);
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    CliError::input(format!("{flag}: cannot read {}: {e}", path.display()))
+                })?;
+                parse_weights(&path.display().to_string(), &text)?
+            }
+            Some(list) => parse_weights(flag, &list.replace(',', "\n"))?,
+            None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
+        },
+        None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
+    };
+    Ok(if scale == 1.0 { fitted } else { fitted.scaled(scale) })
 }
 
 impl EvalChoice {
     fn parse(flag: &str, s: &str) -> CliResult<EvalChoice> {
         let bad = |why: &str| CliError::input(format!("{flag} {s:?}: {why}"));
+        if s.starts_with("fitted") {
+            return Ok(EvalChoice::Fitted(Box::new(parse_fitted(flag, s)?), s.to_string()));
+        }
         match s.split_once(':') {
             None if s == "points" => Ok(EvalChoice::Points),
             None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
@@ -396,7 +515,7 @@ impl EvalChoice {
                 })
             }
             _ => {
-                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7] or points"))
+                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7], fitted[:W1,..,W33|:@FILE][*SCALE] or points"))
             }
         }
     }
@@ -404,6 +523,7 @@ impl EvalChoice {
     fn label(&self) -> String {
         match self {
             EvalChoice::Points => "points".into(),
+            EvalChoice::Fitted(_, label) => label.clone(),
             EvalChoice::Crowding(c) => {
                 format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
             }
@@ -498,6 +618,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
         EvalChoice::Options(o) => with_table(*o, table, bits, job),
         EvalChoice::Ready(r) => with_table(*r, table, bits, job),
         EvalChoice::Pressure(p) => with_table(*p, table, bits, job),
+        EvalChoice::Fitted(f, _) => with_table(**f, table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }
@@ -1455,5 +1576,149 @@ fn bench(a: BenchArgs) -> CliResult {
     if !ok {
         return Err(CliError::failed("a table changed a decision value"));
     }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// fit
+
+struct HarvestJob<'a> {
+    spec: BatchSpec,
+    target: drop7::search::fit::Target,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl Job for HarvestJob<'_> {
+    type Out = Vec<drop7::search::fit::Sample>;
+    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
+    where
+        E: Evaluator + Clone + Send,
+        T: Table + Send,
+    {
+        use rayon::prelude::*;
+        // One game per call, so the bar moves; still in game order for any thread count.
+        let games: Vec<Vec<drop7::search::fit::Sample>> = (0..self.spec.games)
+            .into_par_iter()
+            .map(|i| {
+                let spec = BatchSpec { first: self.spec.first + i, games: 1, ..self.spec };
+                let out = drop7::search::fit::harvest(&spec, &eval, &make_table, self.target);
+                self.bar.inc(1);
+                out
+            })
+            .collect();
+        games.into_iter().flatten().collect()
+    }
+}
+
+fn parse_target(s: &str) -> CliResult<drop7::search::fit::Target> {
+    use drop7::search::fit::Target;
+    let bad = || {
+        CliError::input(format!(
+            "--target {s:?}: use end, discount:G (0 < G <= 1) or horizon:K (K >= 1)"
+        ))
+    };
+    match s.split_once(':') {
+        None if s == "end" => Ok(Target::ToEnd),
+        Some(("discount", g)) => {
+            let g: f64 = g.trim().parse().map_err(|_| bad())?;
+            if g > 0.0 && g <= 1.0 {
+                Ok(Target::Discount(g))
+            } else {
+                Err(bad())
+            }
+        }
+        Some(("horizon", k)) => {
+            let k: u32 = k.trim().parse().map_err(|_| bad())?;
+            if k >= 1 {
+                Ok(Target::Horizon(k))
+            } else {
+                Err(bad())
+            }
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn fit(a: FitArgs) -> CliResult {
+    use drop7::search::eval::FEATURE_NAMES;
+    use drop7::search::fit::{r_squared, ridge, Sample};
+    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
+    let target = parse_target(&a.target)?;
+    if !(a.ridge.is_finite() && a.ridge >= 0.0) {
+        return Err(CliError::input("--ridge must be a finite number >= 0"));
+    }
+    let o = &a.search;
+    let rules = rules_of(o)?;
+    let table = TableChoice::parse(&o.table)?;
+    let spec = BatchSpec {
+        rules,
+        chance: chance_of(o),
+        seed: a.seed.seed,
+        first: 0,
+        games: a.games,
+        depth: o.depth,
+        max_moves: a.max_moves,
+        record: false,
+        death: o.death,
+        reveal_samples: 1,
+        reveal_by_depth: o.reveal_by_depth()?,
+        paired_reveals: o.reveals == "paired",
+        chance_schedule: chance_schedule_of(o)?,
+    };
+    let bar = progress(a.games, "harvest");
+    let start = Instant::now();
+    let samples = a
+        .threads
+        .install(|| dispatch(&eval, table, o.table_bits, HarvestJob { spec, target, bar: &bar }))?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let none = || CliError::failed("the regression has no solution (too few samples?)");
+    let fitted = ridge(&samples, a.ridge).ok_or_else(none)?;
+    let r2 = r_squared(&fitted, &samples);
+    // Two folds by game parity: fit on one half of the games, score on the other.
+    let (even, odd): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 2 == 0);
+    let held_out = match (ridge(&even, a.ridge), ridge(&odd, a.ridge)) {
+        (Some(fe), Some(fo)) => Some((r_squared(&fe, &odd) + r_squared(&fo, &even)) / 2.0),
+        _ => None,
+    };
+    let mean_target = samples.iter().map(|s| s.target).sum::<f64>() / samples.len() as f64;
+    let mut text = format!(
+        "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {} --ridge {}\n",
+        eval.label(),
+        o.depth,
+        reveals_label(o),
+        a.games,
+        a.seed.seed,
+        a.target,
+        a.ridge
+    );
+    for (name, w) in FEATURE_NAMES.iter().zip(&fitted.weights) {
+        text.push_str(&format!("{name} {w}\n"));
+    }
+    if let Some(path) = &a.out {
+        std::fs::write(path, &text)
+            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if a.json.json {
+        let weights: serde_json::Map<String, serde_json::Value> = FEATURE_NAMES
+            .iter()
+            .zip(&fitted.weights)
+            .map(|(n, w)| ((*n).to_string(), serde_json::json!(w)))
+            .collect();
+        return print_json(&serde_json::json!({
+            "policy": eval.label(), "depth": o.depth, "reveals": reveals_label(o),
+            "games": a.games, "seed": a.seed.seed, "target": a.target, "ridge": a.ridge,
+            "samples": samples.len(), "mean_target": mean_target, "r_squared": r2,
+            "r_squared_held_out": held_out, "weights": weights,
+            "weight_list": fitted.weights.to_vec(), "seconds": secs,
+        }));
+    }
+    print!("{text}");
+    println!(
+        "{} boards from {} games ({secs:.1} s): mean target {mean_target:.0}, R^2 {r2:.4}, held out (2 folds by game) {}",
+        samples.len(),
+        a.games,
+        held_out.map_or("-".into(), |x| format!("{x:.4}"))
+    );
     Ok(())
 }

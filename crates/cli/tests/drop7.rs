@@ -199,3 +199,45 @@ fn shards_with_first_game_concatenate_into_the_full_run_and_replay() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--first-game"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn fit_writes_weights_that_fitted_reads_and_bad_weights_exit_2() {
+    let dir = std::env::temp_dir().join(format!("drop7-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = dir.join("w.txt");
+    let w_s = w.to_str().unwrap();
+    let args = ["drop7", "fit", "--depth", "1", "--games", "6", "--seed", "9", "--json"];
+    let one = json(&bitarcade(&[&args[..], &["-j", "1", "--out", w_s]].concat()));
+    let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
+    assert_eq!(one["weight_list"], two["weight_list"]);
+    assert_eq!(one["weight_list"].as_array().unwrap().len(), 33);
+    assert!(one["samples"].as_u64().unwrap() > 60);
+    // The file plays, scaled or not, and equals the same weights given inline.
+    let list: Vec<String> =
+        one["weight_list"].as_array().unwrap().iter().map(|x| x.to_string()).collect();
+    let inline = format!("fitted:{}", list.join(","));
+    let file = format!("fitted:@{w_s}");
+    let play = |eval: &str| {
+        json(&bitarcade(&[
+            "drop7", "play", "--eval", eval, "--depth", "1", "--games", "2", "--json",
+        ]))
+    };
+    assert_eq!(games(&play(&file)), games(&play(&inline)));
+    assert_eq!(play(&format!("{file}*0.5"))["summary"]["games"], 2);
+    assert_eq!(play("fitted")["summary"]["games"], 2);
+    // Bad weights: exit 2, one line naming the source.
+    std::fs::write(dir.join("bad.txt"), "bias 1\nv1 x\n").unwrap();
+    let bad_file = format!("fitted:@{}", dir.join("bad.txt").to_str().unwrap());
+    for bad in ["fitted:1,2,3", "fitted*zero", &bad_file, "fitted:@/nonexistent/w.txt", "fittedx"] {
+        let out = bitarcade(&["drop7", "play", "--eval", bad, "--depth", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad}: {err}");
+    }
+    let err = String::from_utf8_lossy(&bitarcade(&["drop7", "play", "--eval", &bad_file]).stderr)
+        .to_string();
+    assert!(err.contains("bad.txt:2"), "{err}");
+    let out = bitarcade(&["drop7", "fit", "--target", "discount:2", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

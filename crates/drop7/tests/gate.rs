@@ -4,7 +4,8 @@
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::{Crowding, Evaluator, Pressure, Ready, Shape};
+use drop7::search::eval::{features, features_reference, FEATURES};
+use drop7::search::{Crowding, Evaluator, Fitted, Pressure, Ready, Shape};
 use drop7::{Mode, Rules};
 
 #[test]
@@ -69,6 +70,54 @@ fn pressure_evaluator_identical_to_its_reference_form() {
             u64::from(compare_random_game(&rules, sub_seed(0x9E55, i), 10_000, &eval).unwrap());
     }
     assert!(turns > 20_000, "only {turns} turns");
+}
+
+/// Odd weights, different for every feature, so that every feature shows in the bits.
+fn odd_fitted() -> Fitted {
+    let mut weights = [0.0; FEATURES];
+    for (j, w) in weights.iter_mut().enumerate() {
+        *w = 1009.0 - 97.0 * j as f64 + 0.125 * (j % 3) as f64;
+    }
+    Fitted { weights }
+}
+
+#[test]
+fn fitted_evaluator_identical_to_its_reference_form() {
+    let rules = Rules::new(Mode::Hardcore);
+    let eval = odd_fitted();
+    let mut turns = 0u64;
+    for i in 0..2_000 {
+        turns += u64::from(compare_random_game(&rules, sub_seed(0xF17, i), 10_000, &eval).unwrap());
+    }
+    assert!(turns > 20_000, "only {turns} turns");
+}
+
+#[test]
+fn fitted_features_equal_their_reference_form_on_arbitrary_boards() {
+    // Bottom-packed boards of every shape, with every count of drops left (the Normal
+    // mode's up to 30 included).
+    let mut rng = bits::rng::Rng::new(0xF1_77ED);
+    let eval = odd_fitted();
+    for _ in 0..20_000 {
+        let mut cols = [0u32; 7];
+        for col in &mut cols {
+            let h = rng.below(8) as u32;
+            for r in 0..h {
+                let code = 1 + rng.below(9) as u32;
+                *col |= code << (4 * r);
+            }
+        }
+        let board = drop7::Board::from_cols(cols);
+        let grid = board.to_cells();
+        let drops = 1 + rng.below(30) as u32;
+        let fast = features(&board, drops);
+        let slow = features_reference(&grid, drops);
+        for j in 0..FEATURES {
+            assert_eq!(fast[j].to_bits(), slow[j].to_bits(), "feature {j} drops {drops}\n{board}");
+        }
+        let v = eval.eval(&board, 1, drops);
+        assert_eq!(v.to_bits(), eval.eval_reference(&grid, 1, drops).to_bits(), "{board}");
+    }
 }
 
 #[test]

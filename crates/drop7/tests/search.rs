@@ -407,3 +407,80 @@ fn shards_of_a_batch_concatenate_into_the_whole_batch() {
         assert_eq!(res.seed, bits::rng::sub_seed(21, i as u64));
     }
 }
+
+#[test]
+fn fitted_features_of_a_planted_board() {
+    use drop7::search::eval::{features, FEATURE_NAMES};
+    // A 1 under a solid gray beside a 3, two drops before the rise.
+    let b = "......./......./......./......./......./#....../13.....".parse::<drop7::Board>();
+    let f = features(&b.unwrap(), 2);
+    let want = [
+        ("bias", 1.0),
+        ("v1", 1.0),
+        ("v3", 1.0),
+        ("solid", 1.0),
+        ("h1", 1.0),
+        ("h2", 1.0),
+        // As in `ready_scores_planted_boards`.
+        ("ready", 1.0),
+        ("latent", 1.0),
+        // The 1: run 2, height 2; the 3: run 2, height 1.
+        ("mismatch", 2.0),
+        // The gray sits on the 1.
+        ("exposed", 1.0),
+        ("d2", 1.0),
+        // Heights 2, 1, 0, ...
+        ("bumps", 2.0),
+    ];
+    for (j, name) in FEATURE_NAMES.iter().enumerate() {
+        let w = want.iter().find(|(n, _)| n == name).map_or(0.0, |x| x.1);
+        assert_eq!(f[j], w, "{name}");
+    }
+    // A full column one drop before the rise, and one of height 6.
+    let b = "3....../3#...../4#...../5#...../6#...../1#...../1######".parse::<drop7::Board>();
+    let b = b.unwrap();
+    let f = features(&b, 1);
+    let at = |name| f[FEATURE_NAMES.iter().position(|n| *n == name).unwrap()];
+    assert_eq!(
+        (at("full_d1"), at("six_d1"), at("h7"), at("h6"), at("d2")),
+        (1.0, 1.0, 1.0, 1.0, 0.0)
+    );
+    let f = features(&b, 5);
+    let at = |name| f[FEATURE_NAMES.iter().position(|n| *n == name).unwrap()];
+    assert_eq!((at("full_d1"), at("full_d5"), at("six_d1"), at("d5")), (0.0, 1.0, 0.0, 1.0));
+}
+
+#[test]
+fn fit_harvest_is_thread_independent_and_the_fit_explains_it() {
+    use drop7::search::fit::{harvest, r_squared, ridge, Target};
+    let spec = BatchSpec {
+        rules: Rules::new(Mode::Hardcore),
+        chance: ChanceModel::Exact,
+        seed: 77,
+        first: 0,
+        games: 24,
+        depth: 1,
+        max_moves: 10_000,
+        record: false,
+        death: 1e6,
+        reveal_samples: 1,
+        reveal_by_depth: [0; 8],
+        paired_reveals: false,
+        chance_schedule: None,
+    };
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| harvest(&spec, &Ready::default(), || NoTable, Target::ToEnd))
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert!(one.len() > 24 * 10, "{} boards", one.len());
+    // Boards in game order; points are never negative.
+    assert!(one.windows(2).all(|w| w[0].game <= w[1].game));
+    assert!(one.iter().all(|s| s.target >= 0.0));
+    let fit = ridge(&one, 1e-3).unwrap();
+    assert!(r_squared(&fit, &one) > 0.1);
+}

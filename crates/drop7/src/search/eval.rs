@@ -543,6 +543,76 @@ impl Ready {
     }
 }
 
+/// What one pass over a board's numbered discs gives (the table form of [`Ready`]): the
+/// column heights, the addition readiness sum, the release readiness sum (if asked for), and
+/// (if asked for) [`Shape`]'s distance from popping and the count of discs of each value.
+#[derive(Clone, Copy, Debug, Default)]
+struct DiscSums {
+    heights: [u32; SIZE],
+    ready: f64,
+    latent: f64,
+    mismatch: u32,
+    by_value: [u32; 8],
+}
+
+/// [`DiscSums`] of `cols`: `LATENT` adds the release sum, `EXTRA` the distance and the
+/// value counts. The sums run over columns left to right, each bottom up, as the
+/// reference forms do, so they are the same bits.
+#[inline]
+fn disc_sums<const LATENT: bool, const EXTRA: bool>(cols: &[u32; SIZE]) -> DiscSums {
+    // Per column: its height, its bit in every row's occupancy mask (byte r of `occ`),
+    // and the prefix sums over columns of the empty cells at or below each row (byte r
+    // of `pre[k]`, columns `0..k`), so a window's cost is one subtraction.
+    let mut out = DiscSums::default();
+    let h = &mut out.heights;
+    let mut occ = 0u64;
+    let mut pre = [0u64; SIZE + 1];
+    for c in 0..SIZE {
+        h[c] = crate::board::col_height(cols[c]);
+        occ |= ROWS_BELOW[h[c] as usize] << c;
+        pre[c + 1] = pre[c] + DEFICITS[h[c] as usize];
+    }
+    let h = out.heights;
+    for c in 0..SIZE {
+        let w = cols[c];
+        let mut nums = nonzero_nibbles(w) & !((w >> 3) & ONES);
+        while nums != 0 {
+            let shift = nums.trailing_zeros();
+            nums &= nums - 1;
+            let r = shift / 4;
+            let v = (w >> shift) & 0xF;
+            let m = ((occ >> (8 * r)) & 0x7F) as usize;
+            let run = u32::from(RUN_LEN[m * 8 + c]);
+            let height = h[c];
+            let mut best = 0;
+            if v > run {
+                // The cheapest valid window of `v` columns through the run.
+                let mut starts = WINDOWS[(m * 8 + c) * 8 + v as usize];
+                best = u32::MAX;
+                while starts != 0 {
+                    let a = starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    let cost = ((pre[a + v as usize] - pre[a]) >> (8 * r)) as u32 & 0xFF;
+                    best = best.min(cost);
+                }
+                if best == u32::MAX {
+                    best = 0;
+                }
+            }
+            out.ready += union(readiness(v.saturating_sub(height)), readiness(best));
+            if LATENT {
+                out.latent +=
+                    union(readiness(height.saturating_sub(v)), readiness(run.saturating_sub(v)));
+            }
+            if EXTRA {
+                out.mismatch += v.abs_diff(run).min(v.abs_diff(height));
+                out.by_value[v as usize] += 1;
+            }
+        }
+    }
+    out
+}
+
 impl Evaluator for Ready {
     fn name(&self) -> &'static str {
         "ready"
@@ -551,56 +621,12 @@ impl Evaluator for Ready {
     #[inline]
     fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
         let base = self.crowding.eval(board, level, drops_left);
-        let cols = board.cols();
-        // Per column: its height, its bit in every row's occupancy mask (byte r of `occ`),
-        // and the prefix sums over columns of the empty cells at or below each row (byte r
-        // of `pre[k]`, columns `0..k`), so a window's cost is one subtraction.
-        let mut h = [0u32; SIZE];
-        let mut occ = 0u64;
-        let mut pre = [0u64; SIZE + 1];
-        for c in 0..SIZE {
-            h[c] = crate::board::col_height(cols[c]);
-            occ |= ROWS_BELOW[h[c] as usize] << c;
-            pre[c + 1] = pre[c] + DEFICITS[h[c] as usize];
-        }
-        let mut ready = 0.0;
-        let mut latent = 0.0;
-        for c in 0..SIZE {
-            let w = cols[c];
-            let mut nums = nonzero_nibbles(w) & !((w >> 3) & ONES);
-            while nums != 0 {
-                let shift = nums.trailing_zeros();
-                nums &= nums - 1;
-                let r = shift / 4;
-                let v = (w >> shift) & 0xF;
-                let m = ((occ >> (8 * r)) & 0x7F) as usize;
-                let run = u32::from(RUN_LEN[m * 8 + c]);
-                let height = h[c];
-                let mut best = 0;
-                if v > run {
-                    // The cheapest valid window of `v` columns through the run.
-                    let mut starts = WINDOWS[(m * 8 + c) * 8 + v as usize];
-                    best = u32::MAX;
-                    while starts != 0 {
-                        let a = starts.trailing_zeros() as usize;
-                        starts &= starts - 1;
-                        let cost = ((pre[a + v as usize] - pre[a]) >> (8 * r)) as u32 & 0xFF;
-                        best = best.min(cost);
-                    }
-                    if best == u32::MAX {
-                        best = 0;
-                    }
-                }
-                ready += union(readiness(v.saturating_sub(height)), readiness(best));
-                if self.latent != 0.0 {
-                    latent += union(
-                        readiness(height.saturating_sub(v)),
-                        readiness(run.saturating_sub(v)),
-                    );
-                }
-            }
-        }
-        base + self.ready * ready + self.latent * latent
+        let sums = if self.latent != 0.0 {
+            disc_sums::<true, false>(board.cols())
+        } else {
+            disc_sums::<false, false>(board.cols())
+        };
+        base + self.ready * sums.ready + self.latent * sums.latent
     }
 
     fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], level: u32, drops_left: u32) -> f64 {
@@ -688,6 +714,26 @@ pub struct Pressure {
     pub exposed: f64,
 }
 
+/// The grays (solid or cracked) with a numbered disc directly above, below, left or right.
+#[inline]
+fn exposed_grays(cols: &[u32; SIZE]) -> u32 {
+    let mut numbered = [0u32; SIZE];
+    let mut gray = [0u32; SIZE];
+    for c in 0..SIZE {
+        let w = cols[c];
+        gray[c] = (w >> 3) & ONES;
+        numbered[c] = nonzero_nibbles(w) & !gray[c];
+    }
+    let mut exposed = 0u32;
+    for c in 0..SIZE {
+        let left = if c > 0 { numbered[c - 1] } else { 0 };
+        let right = if c + 1 < SIZE { numbered[c + 1] } else { 0 };
+        let touch = (numbered[c] << 4) | (numbered[c] >> 4) | left | right;
+        exposed += (gray[c] & touch).count_ones();
+    }
+    exposed
+}
+
 impl Default for Pressure {
     fn default() -> Self {
         Pressure { crowding: Crowding::default(), near: 1_000.0, exposed: 200.0 }
@@ -703,22 +749,11 @@ impl Evaluator for Pressure {
     fn eval(&self, board: &Board, level: u32, drops_left: u32) -> f64 {
         let base = self.crowding.eval(board, level, drops_left);
         let cols = board.cols();
-        let mut numbered = [0u32; SIZE];
-        let mut gray = [0u32; SIZE];
         let mut near = 0u32;
-        for c in 0..SIZE {
-            let w = cols[c];
-            gray[c] = (w >> 3) & ONES;
-            numbered[c] = nonzero_nibbles(w) & !gray[c];
+        for &w in cols {
             near += u32::from(crate::board::col_height(w) == 6);
         }
-        let mut exposed = 0u32;
-        for c in 0..SIZE {
-            let left = if c > 0 { numbered[c - 1] } else { 0 };
-            let right = if c + 1 < SIZE { numbered[c + 1] } else { 0 };
-            let touch = (numbered[c] << 4) | (numbered[c] >> 4) | left | right;
-            exposed += (gray[c] & touch).count_ones();
-        }
+        let exposed = exposed_grays(cols);
         let urgency = f64::from(6 - drops_left.min(5));
         base - self.near * f64::from(near) * urgency + self.exposed * f64::from(exposed)
     }
@@ -751,5 +786,174 @@ impl Evaluator for Pressure {
         }
         let urgency = 6.0 - f64::from(drops_left.min(5));
         base - self.near * near * urgency + self.exposed * exposed
+    }
+}
+
+/// The number of features of [`Fitted`].
+pub const FEATURES: usize = 33;
+
+/// The names of [`Fitted`]'s features, in order (the weights are read in this order):
+/// - `bias`: 1;
+/// - `v1`..`v7`: numbered discs of each value;
+/// - `solid`, `cracked`: grays;
+/// - `h1`..`h7`: columns of each height (empty columns are the rest);
+/// - `full_d1`..`full_d5`: full columns when 1, 2, 3, 4 or 5+ drops are left before the rise;
+/// - `six_d1`, `six_d2`: columns of height 6 when 1 or 2 drops are left;
+/// - `ready`, `latent`: [`Ready`]'s addition and release readiness sums;
+/// - `mismatch`: [`Shape`]'s distance from popping;
+/// - `exposed`: [`Pressure`]'s grays next to a numbered disc;
+/// - `d2`, `d3`, `d4`, `d5`: 2, 3, 4 or 5+ drops left before the rise (1 is the baseline);
+/// - `bumps`: the sum of the height steps between neighbouring columns.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "bias", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "solid", "cracked", "h1", "h2", "h3", "h4",
+    "h5", "h6", "h7", "full_d1", "full_d2", "full_d3", "full_d4", "full_d5", "six_d1", "six_d2",
+    "ready", "latent", "mismatch", "exposed", "d2", "d3", "d4", "d5", "bumps",
+];
+
+/// Index of the first feature of a group in [`FEATURE_NAMES`].
+const F_VALUES: usize = 1;
+const F_SOLID: usize = 8;
+const F_HEIGHTS: usize = 10;
+const F_FULL: usize = 17;
+const F_SIX: usize = 22;
+const F_READY: usize = 24;
+const F_DROPS: usize = 28;
+const F_BUMPS: usize = 32;
+
+/// [`Fitted`]'s features of a board with `drops_left` drops before the rise (see
+/// [`FEATURE_NAMES`]). Hardcore's level changes no rule, so the level is not a feature (the
+/// transposition table leaves it out of the key in Hardcore).
+#[inline]
+pub fn features(board: &Board, drops_left: u32) -> [f64; FEATURES] {
+    let cols = board.cols();
+    let sums = disc_sums::<true, true>(cols);
+    let mut f = [0.0; FEATURES];
+    f[0] = 1.0;
+    for v in 1..=7 {
+        f[F_VALUES + v - 1] = f64::from(sums.by_value[v]);
+    }
+    let (solid, cracked) = board.gray_counts();
+    f[F_SOLID] = f64::from(solid);
+    f[F_SOLID + 1] = f64::from(cracked);
+    let h = sums.heights;
+    let mut by_height = [0u32; SIZE + 1];
+    let mut bumps = 0u32;
+    for c in 0..SIZE {
+        by_height[h[c] as usize] += 1;
+        if c + 1 < SIZE {
+            bumps += h[c].abs_diff(h[c + 1]);
+        }
+    }
+    for k in 1..=SIZE {
+        f[F_HEIGHTS + k - 1] = f64::from(by_height[k]);
+    }
+    let d = drops_left.clamp(1, 5) as usize;
+    f[F_FULL + d - 1] = f64::from(by_height[SIZE]);
+    if d <= 2 {
+        f[F_SIX + d - 1] = f64::from(by_height[6]);
+    }
+    f[F_READY] = sums.ready;
+    f[F_READY + 1] = sums.latent;
+    f[F_READY + 2] = f64::from(sums.mismatch);
+    f[F_READY + 3] = f64::from(exposed_grays(cols));
+    if d >= 2 {
+        f[F_DROPS + d - 2] = 1.0;
+    }
+    f[F_BUMPS] = f64::from(bumps);
+    f
+}
+
+/// [`features`] computed plainly from `grid[row][col]`: counts by loops, and the readiness,
+/// distance and exposure sums from the reference forms of [`Ready`], [`Shape`] and
+/// [`Pressure`] (with one weight 1 and the rest 0).
+pub fn features_reference(grid: &[[u8; SIZE]; SIZE], drops_left: u32) -> [f64; FEATURES] {
+    let mut f = [0.0; FEATURES];
+    f[0] = 1.0;
+    let mut heights = [0usize; SIZE];
+    for c in 0..SIZE {
+        heights[c] = (0..SIZE).take_while(|&r| grid[r][c] != EMPTY).count();
+        for r in 0..SIZE {
+            match grid[r][c] {
+                EMPTY => {}
+                SOLID => f[F_SOLID] += 1.0,
+                CRACKED => f[F_SOLID + 1] += 1.0,
+                v => f[F_VALUES + usize::from(v) - 1] += 1.0,
+            }
+        }
+        if heights[c] > 0 {
+            f[F_HEIGHTS + heights[c] - 1] += 1.0;
+        }
+    }
+    let d = drops_left.clamp(1, 5) as usize;
+    for &h in &heights {
+        if h == SIZE {
+            f[F_FULL + d - 1] += 1.0;
+        }
+        if h == 6 && d <= 2 {
+            f[F_SIX + d - 1] += 1.0;
+        }
+    }
+    let zero = Crowding { disc: 0.0, solid: 0.0, cracked: 0.0, tall: 0.0, full: 0.0 };
+    f[F_READY] = Ready { crowding: zero, ready: 1.0, latent: 0.0 }.eval_reference(grid, 1, 5);
+    f[F_READY + 1] = Ready { crowding: zero, ready: 0.0, latent: 1.0 }.eval_reference(grid, 1, 5);
+    f[F_READY + 2] = -Shape { crowding: zero, mismatch: 1.0 }.eval_reference(grid, 1, 5);
+    f[F_READY + 3] =
+        Pressure { crowding: zero, near: 0.0, exposed: 1.0 }.eval_reference(grid, 1, 5);
+    if d >= 2 {
+        f[F_DROPS + d - 2] = 1.0;
+    }
+    for c in 0..SIZE - 1 {
+        f[F_BUMPS] += heights[c].abs_diff(heights[c + 1]) as f64;
+    }
+    f
+}
+
+/// A value function fitted to what happens: `value = sum_i weights[i] * features[i]`
+/// ([`features`], [`FEATURE_NAMES`]), the weights a ridge regression of the points a
+/// player goes on to score from a board (`bitarcade drop7 fit`, [`super::fit`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    /// One weight per feature, in [`FEATURE_NAMES`] order.
+    pub weights: [f64; FEATURES],
+}
+
+/// The weights built in: see [`Fitted::default`].
+pub const FITTED_DEFAULT: [f64; FEATURES] = [0.0; FEATURES];
+
+/// [`FITTED_DEFAULT`].
+impl Default for Fitted {
+    fn default() -> Self {
+        Fitted { weights: FITTED_DEFAULT }
+    }
+}
+
+impl Fitted {
+    /// The same evaluator with every weight times `k`.
+    pub fn scaled(&self, k: f64) -> Fitted {
+        Fitted { weights: self.weights.map(|w| w * k) }
+    }
+
+    #[inline]
+    fn dot(&self, f: &[f64; FEATURES]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..FEATURES {
+            s += self.weights[i] * f[i];
+        }
+        s
+    }
+}
+
+impl Evaluator for Fitted {
+    fn name(&self) -> &'static str {
+        "fitted"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, _level: u32, drops_left: u32) -> f64 {
+        self.dot(&features(board, drops_left))
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], _level: u32, drops_left: u32) -> f64 {
+        self.dot(&features_reference(grid, drops_left))
     }
 }

@@ -27,6 +27,7 @@
 //! each followed by a whole chance node, and pair below.
 
 pub mod eval;
+pub mod fit;
 pub mod table;
 
 use bits::rng::SplitMix64;
@@ -34,7 +35,7 @@ use bits::rng::SplitMix64;
 use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
-pub use eval::{Crowding, Evaluator, Options, PointsOnly, Pressure, Ready, Shape};
+pub use eval::{Crowding, Evaluator, Fitted, Options, PointsOnly, Pressure, Ready, Shape};
 pub use table::{Direct, Key, LeafCache, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.
