@@ -253,13 +253,28 @@ struct FitArgs {
     #[arg(long, default_value_t = 100_000)]
     max_moves: u32,
     /// What a board is fitted to: `end` (every point after it), `discount:G` (the turns
-    /// after it weighted 1, G, G^2, ...) or `horizon:K` (the next K turns).
+    /// after it weighted 1, G, G^2, ...) or `horizon:K` (the next K turns); a comma list
+    /// fits each target to the same harvest.
     #[arg(long, default_value = "end")]
     target: String,
-    /// Ridge penalty on the standardised weights (times the number of samples).
-    #[arg(long, default_value_t = 0.001)]
-    ridge: f64,
-    /// Write the weights here (one `name weight` line per feature), for `--eval fitted:@FILE`.
+    /// Ridge penalty on the standardised weights (times the number of samples): one, or one
+    /// per target.
+    #[arg(long, default_value = "0.001")]
+    ridge: String,
+    /// Sibling rollouts instead of the game's own future: at every K-th position of each
+    /// game, play every column and roll out from each on a copy of the game's stream (the
+    /// same luck for all), and fit the differences between the moves from one position
+    /// (0: off, fit the boards of the game itself).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    rollouts: u32,
+    /// Depth of the rollouts' searcher (same evaluator and reveals as the harvest).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=5))]
+    rollout_depth: u32,
+    /// Moves per rollout (after the sibling's own move).
+    #[arg(long, default_value_t = 40)]
+    horizon: u32,
+    /// Write the weights here (one `name weight` line per feature), for `--eval fitted:@FILE`;
+    /// with several targets, `FILE` gets `.TARGET` before its extension.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -1584,12 +1599,19 @@ fn bench(a: BenchArgs) -> CliResult {
 
 struct HarvestJob<'a> {
     spec: BatchSpec,
-    target: drop7::search::fit::Target,
+    /// (every, depth, horizon) of sibling rollouts, if any.
+    rollouts: Option<(u32, u32, u32)>,
     bar: &'a indicatif::ProgressBar,
 }
 
+/// What a harvest gives: boards of the games, or groups of sibling rollouts.
+enum Harvest {
+    Games(Vec<drop7::search::fit::GameBoards>),
+    Groups(Vec<drop7::search::fit::Group>),
+}
+
 impl Job for HarvestJob<'_> {
-    type Out = Vec<drop7::search::fit::Sample>;
+    type Out = Harvest;
     fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
     where
         E: Evaluator + Clone + Send,
@@ -1597,16 +1619,34 @@ impl Job for HarvestJob<'_> {
     {
         use rayon::prelude::*;
         // One game per call, so the bar moves; still in game order for any thread count.
-        let games: Vec<Vec<drop7::search::fit::Sample>> = (0..self.spec.games)
+        let one = |i: u64| BatchSpec { first: self.spec.first + i, games: 1, ..self.spec };
+        if let Some((every, depth, horizon)) = self.rollouts {
+            let groups: Vec<Vec<drop7::search::fit::Group>> = (0..self.spec.games)
+                .into_par_iter()
+                .map(|i| {
+                    let out = drop7::search::fit::rollouts(
+                        &one(i),
+                        &eval,
+                        &make_table,
+                        every,
+                        depth,
+                        horizon,
+                    );
+                    self.bar.inc(1);
+                    out
+                })
+                .collect();
+            return Harvest::Groups(groups.into_iter().flatten().collect());
+        }
+        let games: Vec<Vec<drop7::search::fit::GameBoards>> = (0..self.spec.games)
             .into_par_iter()
             .map(|i| {
-                let spec = BatchSpec { first: self.spec.first + i, games: 1, ..self.spec };
-                let out = drop7::search::fit::harvest(&spec, &eval, &make_table, self.target);
+                let out = drop7::search::fit::harvest(&one(i), &eval, &make_table);
                 self.bar.inc(1);
                 out
             })
             .collect();
-        games.into_iter().flatten().collect()
+        Harvest::Games(games.into_iter().flatten().collect())
     }
 }
 
@@ -1639,13 +1679,40 @@ fn parse_target(s: &str) -> CliResult<drop7::search::fit::Target> {
     }
 }
 
+/// The weights file of one target: `--out` itself for one target, else `--out` with
+/// `.TARGET` (`:` as `-`) before its extension.
+fn out_path(out: &std::path::Path, target: &str, several: bool) -> PathBuf {
+    if !several {
+        return out.to_path_buf();
+    }
+    let tag = target.replace(':', "-");
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match out.extension() {
+        Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{tag}"),
+    };
+    out.with_file_name(name)
+}
+
 fn fit(a: FitArgs) -> CliResult {
     use drop7::search::eval::FEATURE_NAMES;
-    use drop7::search::fit::{r_squared, ridge, Sample};
+    use drop7::search::fit::{group_samples, r_squared, ridge, samples, Sample};
     let eval = EvalChoice::parse("--eval", &a.search.eval)?;
-    let target = parse_target(&a.target)?;
-    if !(a.ridge.is_finite() && a.ridge >= 0.0) {
-        return Err(CliError::input("--ridge must be a finite number >= 0"));
+    let names: Vec<&str> = a.target.split(',').map(str::trim).collect();
+    let targets: Vec<_> = names.iter().map(|t| parse_target(t)).collect::<CliResult<_>>()?;
+    let ridges: Vec<f64> = a
+        .ridge
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            CliError::input(format!(
+                "--ridge {:?}: expected numbers >= 0, comma-separated",
+                a.ridge
+            ))
+        })?;
+    if ridges.len() != 1 && ridges.len() != targets.len() {
+        return Err(CliError::input("--ridge: give one penalty, or one per --target"));
     }
     let o = &a.search;
     let rules = rules_of(o)?;
@@ -1667,58 +1734,77 @@ fn fit(a: FitArgs) -> CliResult {
     };
     let bar = progress(a.games, "harvest");
     let start = Instant::now();
-    let samples = a
-        .threads
-        .install(|| dispatch(&eval, table, o.table_bits, HarvestJob { spec, target, bar: &bar }))?;
+    let rollouts = (a.rollouts > 0).then_some((a.rollouts, a.rollout_depth, a.horizon));
+    let job = HarvestJob { spec, rollouts, bar: &bar };
+    let harvest = a.threads.install(|| dispatch(&eval, table, o.table_bits, job))?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let none = || CliError::failed("the regression has no solution (too few samples?)");
-    let fitted = ridge(&samples, a.ridge).ok_or_else(none)?;
-    let r2 = r_squared(&fitted, &samples);
-    // Two folds by game parity: fit on one half of the games, score on the other.
-    let (even, odd): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 2 == 0);
-    let held_out = match (ridge(&even, a.ridge), ridge(&odd, a.ridge)) {
-        (Some(fe), Some(fo)) => Some((r_squared(&fe, &odd) + r_squared(&fo, &even)) / 2.0),
-        _ => None,
-    };
-    let mean_target = samples.iter().map(|s| s.target).sum::<f64>() / samples.len() as f64;
-    let mut text = format!(
-        "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {} --ridge {}\n",
-        eval.label(),
-        o.depth,
-        reveals_label(o),
-        a.games,
-        a.seed.seed,
-        a.target,
-        a.ridge
-    );
-    for (name, w) in FEATURE_NAMES.iter().zip(&fitted.weights) {
-        text.push_str(&format!("{name} {w}\n"));
-    }
-    if let Some(path) = &a.out {
-        std::fs::write(path, &text)
-            .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
-    }
-    if a.json.json {
+    let mut reports = Vec::new();
+    for (k, (&target, name)) in targets.iter().zip(&names).enumerate() {
+        let lambda = ridges[k.min(ridges.len() - 1)];
+        let samples = match &harvest {
+            Harvest::Games(games) => samples(games, target),
+            Harvest::Groups(groups) => group_samples(groups, target),
+        };
+        let none = || CliError::failed("the regression has no solution (too few samples?)");
+        let fitted = ridge(&samples, lambda).ok_or_else(none)?;
+        let r2 = r_squared(&fitted, &samples);
+        // Two folds by game parity: fit on one half of the games, score on the other.
+        let (even, odd): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 2 == 0);
+        let held_out = match (ridge(&even, lambda), ridge(&odd, lambda)) {
+            (Some(fe), Some(fo)) => Some((r_squared(&fe, &odd) + r_squared(&fo, &even)) / 2.0),
+            _ => None,
+        };
+        let n = samples.len().max(1) as f64;
+        let mean_target = samples.iter().map(|s| s.target).sum::<f64>() / n;
+        let mut text = format!(
+            "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {name} --ridge {lambda}{}\n",
+            eval.label(),
+            o.depth,
+            reveals_label(o),
+            a.games,
+            a.seed.seed,
+            rollouts.map_or(String::new(), |(k, d, h)| format!(
+                " --rollouts {k} --rollout-depth {d} --horizon {h}"
+            )),
+        );
+        text.push_str(&format!(
+            "# {} boards, mean target {mean_target:.0}, R^2 {r2:.4}, held out (2 folds by game) {}\n",
+            samples.len(),
+            held_out.map_or("-".into(), |x| format!("{x:.4}"))
+        ));
+        for (f, w) in FEATURE_NAMES.iter().zip(&fitted.weights) {
+            text.push_str(&format!("{f} {w}\n"));
+        }
+        if let Some(out) = &a.out {
+            let path = out_path(out, name, targets.len() > 1);
+            std::fs::write(&path, &text)
+                .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
+        }
         let weights: serde_json::Map<String, serde_json::Value> = FEATURE_NAMES
             .iter()
             .zip(&fitted.weights)
             .map(|(n, w)| ((*n).to_string(), serde_json::json!(w)))
             .collect();
+        reports.push((
+            text,
+            serde_json::json!({
+                "target": name, "ridge": lambda, "samples": samples.len(),
+                "mean_target": mean_target, "r_squared": r2, "r_squared_held_out": held_out,
+                "weights": weights, "weight_list": fitted.weights.to_vec(),
+            }),
+        ));
+    }
+    if a.json.json {
+        let fits: Vec<_> = reports.into_iter().map(|r| r.1).collect();
         return print_json(&serde_json::json!({
             "policy": eval.label(), "depth": o.depth, "reveals": reveals_label(o),
-            "games": a.games, "seed": a.seed.seed, "target": a.target, "ridge": a.ridge,
-            "samples": samples.len(), "mean_target": mean_target, "r_squared": r2,
-            "r_squared_held_out": held_out, "weights": weights,
-            "weight_list": fitted.weights.to_vec(), "seconds": secs,
+            "games": a.games, "seed": a.seed.seed, "seconds": secs, "fits": fits,
         }));
     }
-    print!("{text}");
-    println!(
-        "{} boards from {} games ({secs:.1} s): mean target {mean_target:.0}, R^2 {r2:.4}, held out (2 folds by game) {}",
-        samples.len(),
-        a.games,
-        held_out.map_or("-".into(), |x| format!("{x:.4}"))
-    );
+    for (text, _) in reports {
+        print!("{text}");
+    }
+    println!("harvest: {} games in {secs:.1} s", a.games);
     Ok(())
 }

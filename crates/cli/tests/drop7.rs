@@ -209,7 +209,8 @@ fn fit_writes_weights_that_fitted_reads_and_bad_weights_exit_2() {
     let args = ["drop7", "fit", "--depth", "1", "--games", "6", "--seed", "9", "--json"];
     let one = json(&bitarcade(&[&args[..], &["-j", "1", "--out", w_s]].concat()));
     let two = json(&bitarcade(&[&args[..], &["-j", "2"]].concat()));
-    assert_eq!(one["weight_list"], two["weight_list"]);
+    assert_eq!(one["fits"], two["fits"]);
+    let one = &one["fits"][0];
     assert_eq!(one["weight_list"].as_array().unwrap().len(), 33);
     assert!(one["samples"].as_u64().unwrap() > 60);
     // The file plays, scaled or not, and equals the same weights given inline.
@@ -239,5 +240,17 @@ fn fit_writes_weights_that_fitted_reads_and_bad_weights_exit_2() {
     assert!(err.contains("bad.txt:2"), "{err}");
     let out = bitarcade(&["drop7", "fit", "--target", "discount:2", "--games", "2"]);
     assert_eq!(out.status.code(), Some(2));
+    // Several targets, one harvest: one file each.
+    let args = ["drop7", "fit", "--depth", "1", "--games", "4", "--target", "end,horizon:5"];
+    let two = json(&bitarcade(&[&args[..], &["--out", w_s, "--json"]].concat()));
+    assert_eq!(two["fits"].as_array().unwrap().len(), 2);
+    assert!(dir.join("w.end.txt").exists() && dir.join("w.horizon-5.txt").exists());
+    // Sibling rollouts: centred within each position, the same on any thread count.
+    let args = ["drop7", "fit", "--depth", "1", "--games", "3", "--rollouts", "3"];
+    let args = [&args[..], &["--rollout-depth", "1", "--horizon", "6", "--json"]].concat();
+    let one = json(&bitarcade(&[&args[..], &["-j", "1"]].concat()));
+    assert_eq!(one["fits"], json(&bitarcade(&[&args[..], &["-j", "2"]].concat()))["fits"]);
+    assert!(one["fits"][0]["samples"].as_u64().unwrap() > 20);
+    assert!(one["fits"][0]["mean_target"].as_f64().unwrap().abs() < 1e-6);
     std::fs::remove_dir_all(&dir).ok();
 }

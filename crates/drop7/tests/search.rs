@@ -452,7 +452,7 @@ fn fitted_features_of_a_planted_board() {
 
 #[test]
 fn fit_harvest_is_thread_independent_and_the_fit_explains_it() {
-    use drop7::search::fit::{harvest, r_squared, ridge, Target};
+    use drop7::search::fit::{harvest, r_squared, ridge, samples, Target};
     let spec = BatchSpec {
         rules: Rules::new(Mode::Hardcore),
         chance: ChanceModel::Exact,
@@ -473,14 +473,56 @@ fn fit_harvest_is_thread_independent_and_the_fit_explains_it() {
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| harvest(&spec, &Ready::default(), || NoTable, Target::ToEnd))
+            .install(|| harvest(&spec, &Ready::default(), || NoTable))
     };
-    let one = run(1);
-    assert_eq!(one, run(2));
+    let games = run(1);
+    assert_eq!(games, run(2));
+    let one = samples(&games, Target::ToEnd);
     assert!(one.len() > 24 * 10, "{} boards", one.len());
     // Boards in game order; points are never negative.
     assert!(one.windows(2).all(|w| w[0].game <= w[1].game));
     assert!(one.iter().all(|s| s.target >= 0.0));
     let fit = ridge(&one, 1e-3).unwrap();
     assert!(r_squared(&fit, &one) > 0.1);
+}
+
+#[test]
+fn sibling_rollouts_share_the_stream_and_centre_within_positions() {
+    use drop7::search::fit::{group_samples, rollouts, Target};
+    let spec = BatchSpec {
+        rules: Rules::new(Mode::Hardcore),
+        chance: ChanceModel::Exact,
+        seed: 78,
+        first: 0,
+        games: 3,
+        depth: 1,
+        max_moves: 10_000,
+        record: false,
+        death: 1e6,
+        reveal_samples: 1,
+        reveal_by_depth: [0; 8],
+        paired_reveals: false,
+        chance_schedule: None,
+    };
+    let groups = rollouts(&spec, &Ready::default(), || NoTable, 4, 1, 8);
+    assert!(groups.len() >= 3, "{} groups", groups.len());
+    for g in &groups {
+        assert!((2..=7).contains(&g.siblings.len()));
+        for s in &g.siblings {
+            // The sibling's own move, then at most 8 rollout moves.
+            assert!((1..=9).contains(&s.points.len()));
+        }
+    }
+    let samples = group_samples(&groups, Target::ToEnd);
+    assert_eq!(samples.len(), groups.iter().map(|g| g.siblings.len()).sum::<usize>());
+    // Within each position the centred targets and features sum to zero.
+    let mut k = 0;
+    for g in &groups {
+        let part = &samples[k..k + g.siblings.len()];
+        k += g.siblings.len();
+        assert!(part.iter().map(|s| s.target).sum::<f64>().abs() < 1e-6);
+        for j in 1..drop7::search::eval::FEATURES {
+            assert!(part.iter().map(|s| s.features[j]).sum::<f64>().abs() < 1e-9);
+        }
+    }
 }

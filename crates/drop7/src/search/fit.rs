@@ -63,50 +63,68 @@ pub struct Sample {
     pub game: u64,
 }
 
-/// Plays game `index` of `spec`'s batch with `searcher` and returns a sample for the board
-/// after every move that did not end the game.
+/// A harvested game: the features of the board after every move (`None` after the move
+/// that ended it) and the points of every move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameBoards {
+    /// The game's index in its batch.
+    pub game: u64,
+    /// [`features`] of the board after move `t`, if the game went on.
+    pub boards: Vec<Option<[f64; FEATURES]>>,
+    /// The points of move `t`.
+    pub points: Vec<u64>,
+}
+
+impl GameBoards {
+    /// The game's samples under `target`.
+    pub fn samples(&self, target: Target) -> impl Iterator<Item = Sample> + '_ {
+        let values = target.values(&self.points);
+        self.boards.iter().zip(values).filter_map(move |(f, target)| {
+            f.map(|features| Sample { features, target, game: self.game })
+        })
+    }
+}
+
+/// The samples of every game under `target`, in game order.
+pub fn samples(games: &[GameBoards], target: Target) -> Vec<Sample> {
+    games.iter().flat_map(|g| g.samples(target)).collect()
+}
+
+/// Plays game `index` of `spec`'s batch with `searcher` and keeps every board it leaves.
 pub fn harvest_game<E: Evaluator, T: Table>(
     searcher: &mut Searcher<E, T>,
     spec: &BatchSpec,
     index: u64,
-    target: Target,
-) -> Vec<Sample> {
+) -> GameBoards {
     let rules = spec.rules;
     let mut draws = RandomDraws::new(&rules, bits::rng::sub_seed(spec.seed, index));
     let mut pos = Position::new_game(&rules, &mut draws);
-    let mut boards = Vec::new();
-    let mut points = Vec::new();
+    let mut out = GameBoards { game: index, boards: Vec::new(), points: Vec::new() };
     let mut moves = 0;
     while !pos.over && moves < spec.max_moves {
         let d = searcher.decide(&pos, spec.depth);
         let before = pos.score;
         pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
-        points.push(pos.score - before);
-        boards.push((!pos.over).then(|| features(&pos.board, pos.drops_left)));
+        out.points.push(pos.score - before);
+        out.boards.push((!pos.over).then(|| features(&pos.board, pos.drops_left)));
     }
-    let values = target.values(&points);
-    boards
-        .into_iter()
-        .zip(values)
-        .filter_map(|(f, target)| f.map(|features| Sample { features, target, game: index }))
-        .collect()
+    out
 }
 
 /// Harvests the games of `spec` (`spec.first..spec.first + spec.games`) in parallel on the
-/// current rayon pool, shared-nothing, in game order: the same samples for any thread count.
+/// current rayon pool, shared-nothing, in game order: the same boards for any thread count.
 pub fn harvest<E, T>(
     spec: &BatchSpec,
     eval: &E,
     make_table: impl Fn() -> T + Sync,
-    target: Target,
-) -> Vec<Sample>
+) -> Vec<GameBoards>
 where
     E: Evaluator + Clone + Send,
     T: Table + Send,
 {
     use rayon::prelude::*;
-    let per_game: Vec<Vec<Sample>> = (spec.first..spec.first.saturating_add(spec.games))
+    (spec.first..spec.first.saturating_add(spec.games))
         .into_par_iter()
         .map(|i| {
             let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
@@ -117,7 +135,137 @@ where
             if let Some(schedule) = spec.chance_schedule {
                 s.set_chance_schedule(&schedule, spec.depth);
             }
-            harvest_game(&mut s, spec, i, target)
+            harvest_game(&mut s, spec, i)
+        })
+        .collect()
+}
+
+/// One move of a [`Group`]: the features of the board it leaves and the points of the
+/// move and of every move of the rollout after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sibling {
+    /// [`features`] of the board after the move.
+    pub features: [f64; FEATURES],
+    /// Points of the move (entry 0) and of the rollout's moves after it.
+    pub points: Vec<u64>,
+}
+
+/// Every move from one position of a game, each followed by a rollout on the *same*
+/// stream (the game's generator, cloned: common random numbers), so the siblings differ
+/// by their boards, not by their luck.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The game's index in its batch.
+    pub game: u64,
+    /// The moves that did not end the game.
+    pub siblings: Vec<Sibling>,
+}
+
+/// Plays game `index` of `spec`'s batch with `searcher` (at `spec.depth`); at every
+/// `every`-th position, plays each column and rolls out from it with `rollout`
+/// (`rollout_depth` deep) for at most `horizon` moves, on a clone of the game's stream.
+pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table>(
+    searcher: &mut Searcher<E, T>,
+    rollout: &mut Searcher<E2, T2>,
+    spec: &BatchSpec,
+    index: u64,
+    every: u32,
+    rollout_depth: u32,
+    horizon: u32,
+) -> Vec<Group> {
+    let rules = spec.rules;
+    let mut draws = RandomDraws::new(&rules, bits::rng::sub_seed(spec.seed, index));
+    let mut pos = Position::new_game(&rules, &mut draws);
+    let mut groups = Vec::new();
+    let mut moves = 0;
+    while !pos.over && moves < spec.max_moves {
+        if moves % every.max(1) == every.max(1) / 2 {
+            let mut group = Group { game: index, siblings: Vec::new() };
+            for c in 0..crate::board::SIZE {
+                if !pos.board.can_drop(c) {
+                    continue;
+                }
+                let mut d = draws.clone();
+                let mut p = pos;
+                let first = p.play_unchecked(&rules, c, &mut d).points;
+                if p.over {
+                    continue;
+                }
+                let features = features(&p.board, p.drops_left);
+                let mut points = vec![first];
+                while !p.over && (points.len() as u32) <= horizon {
+                    let best = rollout.decide(&p, rollout_depth).best;
+                    points.push(p.play_unchecked(&rules, best, &mut d).points);
+                }
+                group.siblings.push(Sibling { features, points });
+            }
+            if group.siblings.len() >= 2 {
+                groups.push(group);
+            }
+        }
+        let d = searcher.decide(&pos, spec.depth);
+        pos.play_unchecked(&rules, d.best, &mut draws);
+        moves += 1;
+    }
+    groups
+}
+
+/// The samples of `groups` under `target`, centred within each group (features and
+/// targets less their group's means: a fixed effect per position), so a fit explains only
+/// the differences between the moves from one position, which are all a search's
+/// decisions use. The constant feature stays 1 (its weight fits the zero mean).
+pub fn group_samples(groups: &[Group], target: Target) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for g in groups {
+        let n = g.siblings.len() as f64;
+        let ys: Vec<f64> = g.siblings.iter().map(|s| target.values(&s.points)[0]).collect();
+        let ybar = ys.iter().sum::<f64>() / n;
+        let mut mean = [0.0; FEATURES];
+        for s in &g.siblings {
+            for j in 0..FEATURES {
+                mean[j] += s.features[j] / n;
+            }
+        }
+        for (s, y) in g.siblings.iter().zip(ys) {
+            let mut features = [0.0; FEATURES];
+            features[0] = 1.0;
+            for j in 1..FEATURES {
+                features[j] = s.features[j] - mean[j];
+            }
+            out.push(Sample { features, target: y - ybar, game: g.game });
+        }
+    }
+    out
+}
+
+/// [`rollout_game`] over the games of `spec`, in parallel, in game order.
+#[allow(clippy::too_many_arguments)]
+pub fn rollouts<E, T>(
+    spec: &BatchSpec,
+    eval: &E,
+    make_table: impl Fn() -> T + Sync,
+    every: u32,
+    rollout_depth: u32,
+    horizon: u32,
+) -> Vec<Group>
+where
+    E: Evaluator + Clone + Send,
+    T: Table + Send,
+{
+    use rayon::prelude::*;
+    let per_game: Vec<Vec<Group>> = (spec.first..spec.first.saturating_add(spec.games))
+        .into_par_iter()
+        .map(|i| {
+            let make = || {
+                let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
+                s.death = spec.death;
+                s.reveal_samples = spec.reveal_samples;
+                s.reveal_by_depth = spec.reveal_by_depth;
+                s.paired_reveals = spec.paired_reveals;
+                s
+            };
+            let (mut s, mut r) = (make(), make());
+            rollout_game(&mut s, &mut r, spec, i, every, rollout_depth, horizon)
         })
         .collect();
     per_game.into_iter().flatten().collect()
