@@ -526,3 +526,52 @@ fn sibling_rollouts_share_the_stream_and_centre_within_positions() {
         }
     }
 }
+
+/// [`Ready::default`] written as `fitted` weights: every one of its terms is in the span of
+/// the features (discs by value and grays, Σ max(0, h - 4)^2 by the height counts, the full
+/// columns' urgency by `full_d1..5`).
+fn ready_as_fitted() -> drop7::search::Fitted {
+    let r = Ready::default();
+    let c = r.crowding;
+    let mut w = [0.0; drop7::search::eval::FEATURES];
+    let mut set = |name: &str, x: f64| {
+        let j = drop7::search::eval::FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
+        w[j] = x;
+    };
+    for v in 1..=7 {
+        set(&format!("v{v}"), -c.disc);
+    }
+    set("solid", -c.disc - c.solid);
+    set("cracked", -c.disc - c.cracked);
+    for h in 5..=7 {
+        set(&format!("h{h}"), -c.tall * f64::from((h - 4) * (h - 4)));
+    }
+    for d in 1..=5 {
+        set(&format!("full_d{d}"), -c.full * f64::from(6 - d));
+    }
+    set("ready", r.ready);
+    drop7::search::Fitted { weights: w }
+}
+
+#[test]
+fn fitted_spans_ready() {
+    let rules = Rules::new(Mode::Hardcore);
+    let (ready, fitted) = (Ready::default(), ready_as_fitted());
+    let mut s = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+    let mut checked = 0;
+    for seed in 0..20u64 {
+        let mut draws = RandomDraws::new(&rules, seed);
+        let mut pos = Position::new_game(&rules, &mut draws);
+        while !pos.over {
+            let (a, b) = (
+                ready.eval(&pos.board, 1, pos.drops_left),
+                fitted.eval(&pos.board, 1, pos.drops_left),
+            );
+            assert!((a - b).abs() <= 1e-9 * a.abs().max(1.0), "{a} {b}\n{pos}");
+            checked += 1;
+            let d = s.decide(&pos, 1);
+            pos.play_unchecked(&rules, d.best, &mut draws);
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}
