@@ -6,7 +6,8 @@
         (games of a run played with --first-game K carry their batch index K, K+1, ...)
     results_tsv.py pair A.tsv B.tsv
         the games both files hold (matched by index, seeds checked equal): count, means,
-        mean paired difference A - B with a 95% CI (Student t), paired t, wins and losses.
+        mean paired difference A - B with a 95% CI (Student t), paired t and its two-sided p
+        (normal approximation, as `drop7 ab`), wins and losses.
 
 Lines starting with '#' are comments. Python 3 standard library only.
 """
@@ -75,7 +76,9 @@ def pair(a_path, b_path):
         se = sd / math.sqrt(n)
         half = t95(n - 1) * se
         t = mean / se if se > 0 else 0.0
-        print(f"A - B {mean:.0f} (95% CI {mean - half:.0f} .. {mean + half:.0f}), paired t {t:.2f}")
+        p = math.erfc(abs(t) / math.sqrt(2))
+        print(f"A - B {mean:.0f} (95% CI {mean - half:.0f} .. {mean + half:.0f}), paired t {t:.2f}, "
+              f"p {p:.4f} (two-sided, normal approx.)")
     print(f"A better in {sum(x > 0 for x in d)}, worse in {sum(x < 0 for x in d)}")
     for i, x, y in zip(both, sa, sb):
         print(f"  game {i}: {x} vs {y} ({x - y:+d})")
