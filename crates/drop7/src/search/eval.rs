@@ -917,8 +917,46 @@ pub struct Fitted {
     pub weights: [f64; FEATURES],
 }
 
-/// The weights built in: see [`Fitted::default`].
-pub const FITTED_DEFAULT: [f64; FEATURES] = [0.0; FEATURES];
+/// The weights built in (`crates/drop7/results/fitted/mix-ready-bigend.txt`): half
+/// [`Ready::default`] in these features plus half the sibling-rollout fit of
+/// `results/fitted/big.end.txt` (`bitarcade drop7 fit --reveals paired --depth 2 --games 2000
+/// --seed 300 --rollouts 6 --rollout-depth 2 --horizon 30`), the best of the session-6 A/B
+/// screens (BENCHMARKS.md, "Session 6: a fitted leaf evaluator").
+pub const FITTED_DEFAULT: [f64; FEATURES] = [
+    9.371704409404449e-13, // bias
+    -1351.616451059801,    // v1
+    -956.0129128376187,    // v2
+    -1223.0621708069714,   // v3
+    -1486.2703172983813,   // v4
+    -1184.857335214104,    // v5
+    -762.0904995452629,    // v6
+    -485.76991750773925,   // v7
+    -1384.4790249334283,   // solid
+    -1135.2654356594578,   // cracked
+    419.32574148882526,    // h1
+    460.3343782510628,     // h2
+    503.78877402763675,    // h3
+    260.64787787252953,    // h4
+    -635.2934497246615,    // h5
+    -3107.1215360573415,   // h6
+    -7143.98259420949,     // h7
+    -16205.858727734212,   // full_d1
+    -13827.558239669906,   // full_d2
+    -10546.517278850972,   // full_d3
+    -6640.912005091213,    // full_d4
+    -4232.096597660234,    // full_d5
+    -100.32654513730509,   // six_d1
+    -7.931129559537941,    // six_d2
+    2061.4051550312206,    // ready
+    -12.93732317748167,    // latent
+    -149.57518472865527,   // mismatch
+    -70.05824704043326,    // exposed
+    0.0,                   // d2
+    0.0,                   // d3
+    0.0,                   // d4
+    0.0,                   // d5
+    -99.89162848130393,    // bumps
+];
 
 /// [`FITTED_DEFAULT`].
 impl Default for Fitted {
