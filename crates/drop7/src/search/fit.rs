@@ -127,11 +127,7 @@ where
     (spec.first..spec.first.saturating_add(spec.games))
         .into_par_iter()
         .map(|i| {
-            let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
-            s.death = spec.death;
-            s.reveal_samples = spec.reveal_samples;
-            s.reveal_by_depth = spec.reveal_by_depth;
-            s.paired_reveals = spec.paired_reveals;
+            let mut s = spec.searcher(eval.clone(), make_table());
             if let Some(schedule) = spec.chance_schedule {
                 s.set_chance_schedule(&schedule, spec.depth);
             }
@@ -256,14 +252,7 @@ where
     let per_game: Vec<Vec<Group>> = (spec.first..spec.first.saturating_add(spec.games))
         .into_par_iter()
         .map(|i| {
-            let make = || {
-                let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
-                s.death = spec.death;
-                s.reveal_samples = spec.reveal_samples;
-                s.reveal_by_depth = spec.reveal_by_depth;
-                s.paired_reveals = spec.paired_reveals;
-                s
-            };
+            let make = || spec.searcher(eval.clone(), make_table());
             let (mut s, mut r) = (make(), make());
             rollout_game(&mut s, &mut r, spec, i, every, rollout_depth, horizon)
         })

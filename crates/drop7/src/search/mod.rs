@@ -636,6 +636,19 @@ pub struct BatchSpec {
     pub chance_schedule: Option<[ChanceModel; 8]>,
 }
 
+impl BatchSpec {
+    /// A searcher with this batch's rules, chance model, death penalty and reveal settings
+    /// (not its chance schedule, which is keyed by the depth the searcher is used at).
+    pub fn searcher<E: Evaluator, T: Table>(&self, eval: E, table: T) -> Searcher<E, T> {
+        let mut s = Searcher::new(self.rules, self.chance, eval, table);
+        s.death = self.death;
+        s.reveal_samples = self.reveal_samples;
+        s.reveal_by_depth = self.reveal_by_depth;
+        s.paired_reveals = self.paired_reveals;
+        s
+    }
+}
+
 /// What [`play_games`] tells its observer, from the thread that plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEvent {
@@ -664,11 +677,7 @@ where
         .into_par_iter()
         .map(|i| {
             observe(GameEvent::Started(i));
-            let mut s = Searcher::new(spec.rules, spec.chance, eval.clone(), make_table());
-            s.death = spec.death;
-            s.reveal_samples = spec.reveal_samples;
-            s.reveal_by_depth = spec.reveal_by_depth;
-            s.paired_reveals = spec.paired_reveals;
+            let mut s = spec.searcher(eval.clone(), make_table());
             if let Some(schedule) = spec.chance_schedule {
                 s.set_chance_schedule(&schedule, spec.depth);
             }
