@@ -10,8 +10,9 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use twenty48::batch::{self, GameResult, Summary};
 use twenty48::game::random_playout;
+use twenty48::ntuple::{self, Meta, NTuple, NetEval, Shape};
 use twenty48::search::{
-    Depth, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
+    Depth, Evaluator, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
 };
 use twenty48::{Board, Dir, Game, GameRecord, Status};
 
@@ -36,7 +37,12 @@ enum Twenty48Command {
         bitarcade 2048 play --games 1 --seed 3 --depth 3 --record game.json\n  \
         bitarcade 2048 play --games 10 --time-per-move 50\n  \
         bitarcade 2048 play --games 20 --budget 200000   (deterministic)\n  \
-        bitarcade 2048 play --games 2 --depth-offset 1   (nneonneo/2048-ai's depth rule)\n\n\
+        bitarcade 2048 play --games 2 --depth-offset 1   (nneonneo/2048-ai's depth rule)\n  \
+        bitarcade 2048 play --games 1000 --seed 2048 --ntuple net.b48 --depth 1   (greedy on the network)\n  \
+        bitarcade 2048 play --games 100 --ntuple net.b48 --depth 2\n\n\
+        With --ntuple FILE the leaves are valued by an n-tuple network made by `2048 train` \
+        (score built so far + the network's estimate of the score to come) and the default \
+        rule is --depth 2 (two move layers); --depth 1 is greedy on reward + value.\n\n\
         Default setting: iterative deepening under a budget of 500,000 nodes per move from 2 \
         layers, probability cutoff 1e-4, nneonneo/2048-ai's published weights (the measured \
         setting of BENCHMARKS.md; --depth-offset 1 --min-depth 4 is nneonneo's own adaptive \
@@ -44,6 +50,23 @@ enum Twenty48Command {
         sub_seed(S, i): the games are identical for any --threads (but not with \
         --time-per-move, which follows the clock).")]
     Play(PlayArgs),
+    /// Train an n-tuple network by TD(0) on afterstates: seeded self-play on one thread.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 train --games 2000 --out net.b48\n  \
+        bitarcade 2048 train --games 1000000 --seed 7 --out /work/t48s7/net.b48 \
+        --checkpoint-every 25000 --max-seconds 3000\n  \
+        bitarcade 2048 train --games 50000 --from net.b48 --out net2.b48   (continue: same seed \
+        and alpha, games numbered on from the file's count)\n  \
+        bitarcade 2048 train --games 300 --tuples 0,1,2,3/4,5,6,7 --out tiny.b48 --json\n\n\
+        Game i (counting from 0 over the whole training, across --from) uses spawn seed \
+        sub_seed(S, i) and the documented spawn rule; moves are greedy on reward + V(afterstate), \
+        ties to the first of U D L R; the previous afterstate's 32 weights move by \
+        alpha * (reward + V(afterstate) - V(previous)), towards 0 at the end of the game. \
+        Same arguments, byte-identical weights file. Progress every --report-every games on \
+        stderr: mean score and reach rates of the last window, games/s. The default network \
+        is four 6-tuples (256 MiB): keep the files outside git and reproduce them from the \
+        seed and this command.")]
+    Train(TrainArgs),
     /// Time the move generator, random games and search, each beside the reference engine.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 bench\n  \
@@ -137,6 +160,10 @@ struct SearchArgs {
     /// (nneonneo/2048-ai's published weights).
     #[arg(long, value_name = "FILE")]
     params: Option<PathBuf>,
+    /// Value the leaves with an n-tuple network weight file (from `2048 train`) instead of
+    /// the row heuristic; the default depth rule becomes --depth 2.
+    #[arg(long, value_name = "FILE", conflicts_with = "params")]
+    ntuple: Option<PathBuf>,
 }
 
 impl SearchArgs {
@@ -157,6 +184,7 @@ impl SearchArgs {
             (None, None, Some(offset)) => {
                 Depth::Adaptive { min: min(4), max: self.max_depth, offset }
             }
+            (None, None, None) if self.ntuple.is_some() => Depth::Fixed(2),
             (None, None, None) => {
                 Depth::Budget { nodes: DEFAULT_BUDGET, min: min(2), max: self.max_depth }
             }
@@ -200,10 +228,244 @@ impl SearchArgs {
             }
         };
         let keep = if cfg.keep_table { " kept across moves" } else { "" };
+        let eval = match &self.ntuple {
+            Some(p) => format!(", n-tuple network {}", p.display()),
+            None => String::new(),
+        };
         format!(
-            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}",
+            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}{eval}",
             cfg.prob_cutoff, cfg.tt_bits
         )
+    }
+
+    /// The network of --ntuple, if given.
+    fn network(&self) -> CliResult<Option<(NTuple, Meta)>> {
+        self.ntuple.as_ref().map(|p| load_network(p)).transpose()
+    }
+}
+
+/// Reads a weight file; any defect is bad input (exit 2) with a one-line message naming the
+/// file.
+fn load_network(path: &std::path::Path) -> CliResult<(NTuple, Meta)> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    ntuple::decode(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// Writes a weight file through a temporary file and a rename, so a reader (or a stopped
+/// run) never sees half a file.
+fn save_network(path: &std::path::Path, net: &NTuple, meta: &Meta) -> CliResult {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, ntuple::encode(net, meta))
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// Training games to play in this run.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// The weight file to write (at the end and at every checkpoint).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Seed of the spawns (default: the --from file's, else 1).
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Step size per weight (default: the --from file's, else 0.0025).
+    #[arg(long, value_name = "A")]
+    alpha: Option<f32>,
+    /// Write --out every N games.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint_every: Option<u64>,
+    /// Also keep each checkpoint as FILE.<games>.
+    #[arg(long, requires = "checkpoint_every")]
+    keep_checkpoints: bool,
+    /// Continue from this weight file (its games, seed, alpha and shape).
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// The tuples: cells 0..15 (4 * row + col) separated by `,`, tuples by `/` (default: the
+    /// four 6-tuples 0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10).
+    #[arg(long, value_name = "SHAPE")]
+    tuples: Option<String>,
+    /// Progress line every N games (mean score and reach rates of those N games).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    report_every: u64,
+    /// Stop after the game in progress once this many seconds have passed (the file records
+    /// the games actually played, so the result is reproduced by --games with that count).
+    #[arg(long, value_name = "SECS")]
+    max_seconds: Option<u64>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+/// One progress window of a training run.
+#[derive(Serialize, Clone)]
+struct TrainWindow {
+    /// Games played in all at the end of the window.
+    games: u64,
+    /// Games in the window.
+    window: u64,
+    mean_score: f64,
+    max_score: u64,
+    reach_2048: f64,
+    reach_8192: f64,
+    reach_16384: f64,
+    reach_32768: f64,
+    mean_moves: f64,
+    games_per_second: f64,
+    moves_per_second: f64,
+}
+
+#[derive(Serialize)]
+struct TrainReport {
+    out: String,
+    shape: String,
+    seed: u64,
+    alpha: f32,
+    first_game: u64,
+    games_played: u64,
+    games_total: u64,
+    stopped_by_clock: bool,
+    seconds: f64,
+    moves: u64,
+    fingerprint: String,
+    curve: Vec<TrainWindow>,
+}
+
+fn train(a: TrainArgs) -> CliResult {
+    let (mut net, from_meta) = match &a.from {
+        Some(p) => {
+            let (net, meta) = load_network(p)?;
+            (Some(net), Some(meta))
+        }
+        None => (None, None),
+    };
+    let shape = match &a.tuples {
+        Some(t) => {
+            t.parse::<Shape>().map_err(|e| CliError::input(format!("--tuples {t:?}: {e}")))?
+        }
+        None => net.as_ref().map_or_else(Shape::default_6tuples, |n| n.shape().clone()),
+    };
+    if let (Some(n), Some(p)) = (&net, &a.from) {
+        ntuple::expect_shape(n, &shape)
+            .map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
+    }
+    let seed = a.seed.or(from_meta.map(|m| m.seed)).unwrap_or(1);
+    let alpha = a.alpha.or(from_meta.map(|m| m.alpha)).unwrap_or(0.0025);
+    if let (Some(m), Some(p)) = (from_meta, &a.from) {
+        if m.seed != seed || m.alpha != alpha {
+            return Err(CliError::input(format!(
+                "{}: trained with seed {} and alpha {}; continue with the same (got seed {seed}, \
+                 alpha {alpha})",
+                p.display(),
+                m.seed,
+                m.alpha
+            )));
+        }
+    }
+    if !(alpha > 0.0 && alpha <= 1.0) {
+        return Err(CliError::input("--alpha must be in (0, 1]"));
+    }
+    let mut net = net.take().unwrap_or_else(|| NTuple::new(shape.clone()));
+    let first = from_meta.map_or(0, |m| m.games);
+    let start = Instant::now();
+    let mut curve = Vec::new();
+    let mut window: Vec<ntuple::TrainGame> = Vec::with_capacity(a.report_every as usize);
+    let mut window_start = Instant::now();
+    let mut moves = 0u64;
+    let mut played = 0u64;
+    let mut stopped_by_clock = false;
+    while played < a.games {
+        let index = first + played;
+        let g = ntuple::train_game(&mut net, bits::rng::sub_seed(seed, index), alpha);
+        played += 1;
+        moves += g.moves;
+        window.push(g);
+        let over_time = a.max_seconds.is_some_and(|s| start.elapsed().as_secs() >= s);
+        if window.len() as u64 == a.report_every || played == a.games || over_time {
+            let w = summarize_window(first + played, &window, window_start.elapsed().as_secs_f64());
+            eprintln!(
+                "games {:>9}  mean {:>8.0}  max {:>7}  2048 {:5.1}%  8192 {:5.1}%  16384 {:5.1}%  \
+                 32768 {:4.1}%  moves/game {:>6.0}  {:>6.1} games/s  {:.2e} moves/s",
+                w.games,
+                w.mean_score,
+                w.max_score,
+                100.0 * w.reach_2048,
+                100.0 * w.reach_8192,
+                100.0 * w.reach_16384,
+                100.0 * w.reach_32768,
+                w.mean_moves,
+                w.games_per_second,
+                w.moves_per_second
+            );
+            curve.push(w);
+            window.clear();
+            window_start = Instant::now();
+        }
+        let meta = Meta { games: first + played, seed, alpha };
+        if a.checkpoint_every.is_some_and(|n| played % n == 0) && played < a.games && !over_time {
+            save_network(&a.out, &net, &meta)?;
+            if a.keep_checkpoints {
+                let keep = PathBuf::from(format!("{}.{}", a.out.display(), meta.games));
+                save_network(&keep, &net, &meta)?;
+            }
+            eprintln!("checkpoint: {} games -> {}", meta.games, a.out.display());
+        }
+        if over_time {
+            stopped_by_clock = true;
+            break;
+        }
+    }
+    let meta = Meta { games: first + played, seed, alpha };
+    save_network(&a.out, &net, &meta)?;
+    let report = TrainReport {
+        out: a.out.display().to_string(),
+        shape: shape.to_string(),
+        seed,
+        alpha,
+        first_game: first,
+        games_played: played,
+        games_total: meta.games,
+        stopped_by_clock,
+        seconds: start.elapsed().as_secs_f64(),
+        moves,
+        fingerprint: format!("{:016x}", net.fingerprint()),
+        curve,
+    };
+    if a.json.json {
+        return print_json(&report);
+    }
+    println!("network      {} ({} weights)", report.shape, shape.weights());
+    println!("training     seed {seed}, alpha {alpha}, games {first}..{}", meta.games);
+    println!(
+        "played       {played} games, {moves} moves in {:.1} s{}",
+        report.seconds,
+        if stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
+    );
+    if let Some(w) = report.curve.last() {
+        println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
+    }
+    println!("weights      {} (fingerprint {})", report.out, report.fingerprint);
+    Ok(())
+}
+
+fn summarize_window(games: u64, w: &[ntuple::TrainGame], secs: f64) -> TrainWindow {
+    let n = w.len().max(1) as f64;
+    let reach = |t: u32| w.iter().filter(|g| g.max_tile >= t).count() as f64 / n;
+    let moves: u64 = w.iter().map(|g| g.moves).sum();
+    TrainWindow {
+        games,
+        window: w.len() as u64,
+        mean_score: w.iter().map(|g| g.score as f64).sum::<f64>() / n,
+        max_score: w.iter().map(|g| g.score).max().unwrap_or(0),
+        reach_2048: reach(2048),
+        reach_8192: reach(8192),
+        reach_16384: reach(16384),
+        reach_32768: reach(32768),
+        mean_moves: moves as f64 / n,
+        games_per_second: w.len() as f64 / secs.max(1e-9),
+        moves_per_second: moves as f64 / secs.max(1e-9),
     }
 }
 
@@ -312,6 +574,7 @@ enum TuneMethod {
 pub fn run(args: Twenty48Args) -> CliResult {
     match args.command {
         Twenty48Command::Play(a) => play(a),
+        Twenty48Command::Train(a) => train(a),
         Twenty48Command::Bench(a) => bench(a),
         Twenty48Command::Tune(a) => tune(a),
         Twenty48Command::Replay { file, json } => replay(file, json.json),
@@ -320,15 +583,15 @@ pub fn run(args: Twenty48Args) -> CliResult {
 }
 
 /// Plays one game with iterative deepening against the clock.
-fn play_timed(
+fn play_timed<E: Evaluator>(
     index: u64,
     seed: u64,
-    heur: &Heuristic,
+    heur: &E,
     cfg: SearchConfig,
     ms: u64,
     max_moves: u64,
 ) -> GameResult {
-    let mut s = Searcher::new(heur, cfg);
+    let mut s = Searcher::with_evaluator(heur, cfg);
     let mut g = Game::new(seed);
     let budget = std::time::Duration::from_millis(ms);
     while g.status() == Status::Playing {
@@ -365,7 +628,13 @@ struct PlayReport {
 
 fn play(a: PlayArgs) -> CliResult {
     let cfg = a.search.config()?;
-    let heur = Heuristic::new(a.search.params()?);
+    match a.search.network()? {
+        Some((net, _)) => play_with(&a, cfg, &NetEval(&net)),
+        None => play_with(&a, cfg, &Heuristic::new(a.search.params()?)),
+    }
+}
+
+fn play_with<E: Evaluator + Sync>(a: &PlayArgs, cfg: SearchConfig, heur: &E) -> CliResult {
     let threads = a.threads.count().min(a.games as usize).max(1);
     let bar = progress(a.games, "2048 games");
     let done = AtomicU64::new(0);
@@ -375,8 +644,8 @@ fn play(a: PlayArgs) -> CliResult {
             a.games,
             a.seed.seed,
             |i, seed| match a.search.time_per_move {
-                Some(ms) => play_timed(i, seed, &heur, cfg, ms, a.max_moves),
-                None => batch::play_search_game(i, seed, &heur, cfg, a.max_moves, true),
+                Some(ms) => play_timed(i, seed, heur, cfg, ms, a.max_moves),
+                None => batch::play_eval_game(i, seed, heur, cfg, a.max_moves, true),
             },
             |_| {
                 done.fetch_add(1, Ordering::Relaxed);
@@ -859,8 +1128,20 @@ struct BestReport {
 fn best(text: &str, search: &SearchArgs, json: bool) -> CliResult {
     let board: Board = text.parse().map_err(|e| CliError::input(format!("board {text:?}: {e}")))?;
     let cfg = search.config()?;
-    let heur = Heuristic::new(search.params()?);
-    let mut s = Searcher::new(&heur, cfg);
+    match search.network()? {
+        Some((net, _)) => best_with(board, search, json, cfg, &NetEval(&net)),
+        None => best_with(board, search, json, cfg, &Heuristic::new(search.params()?)),
+    }
+}
+
+fn best_with<E: Evaluator>(
+    board: Board,
+    search: &SearchArgs,
+    json: bool,
+    cfg: SearchConfig,
+    heur: &E,
+) -> CliResult {
+    let mut s = Searcher::with_evaluator(heur, cfg);
     let c = match search.time_per_move {
         Some(ms) => {
             let start = Instant::now();

@@ -179,3 +179,74 @@ fn bad_input_exits_2_with_one_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn train_is_reproducible_and_its_network_plays() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-nt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (a, b, c) = (path("a.b48"), path("b.b48"), path("c.b48"));
+    let tiny = ["2048", "train", "--tuples", "0,1,2,3/4,5,6,7/0,1,4,5", "--seed", "3"];
+    let run = |extra: &[&str]| json(&bitarcade(&[&tiny[..], extra, &["--json"]].concat()));
+    let one = run(&["--games", "40", "--out", &a, "--report-every", "20"]);
+    assert_eq!(one["games_total"], 40);
+    assert_eq!(one["curve"].as_array().unwrap().len(), 2);
+    run(&["--games", "40", "--out", &b]);
+    // Same arguments, byte-identical file; 20 + 20 from a checkpoint file gives it too.
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    run(&["--games", "20", "--out", &c]);
+    let cont =
+        json(&bitarcade(&["2048", "train", "--games", "20", "--from", &c, "--out", &c, "--json"]));
+    assert_eq!(cont["first_game"], 20);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+
+    // Play with the network: greedy and depth 2, same games for any thread count, replayed.
+    let base = ["2048", "play", "--games", "3", "--ntuple", &a, "--seed", "4", "--json"];
+    let d1 = json(&bitarcade(&[&base[..], &["--depth", "1", "--threads", "1"]].concat()));
+    let d1b = json(&bitarcade(&[&base[..], &["--depth", "1", "--threads", "2"]].concat()));
+    assert_eq!(d1["summary"], d1b["summary"]);
+    assert!(d1["setting"].as_str().unwrap().contains("n-tuple network"));
+    let d2 = json(&bitarcade(&[&base[..], &["--max-moves", "150"]].concat()));
+    assert!(d2["setting"].as_str().unwrap().contains("depth 2"));
+    assert_eq!(d2["summary"]["moves"], 450);
+    let best = json(&bitarcade(&[
+        "2048",
+        "best",
+        "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8",
+        "--ntuple",
+        &a,
+        "--json",
+    ]));
+    assert!(best["best"] == "L" || best["best"] == "R");
+
+    // Bad weight files: exit 2, one line naming the file and the defect.
+    let bytes = std::fs::read(&a).unwrap();
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (b"not a weight file at all".to_vec(), "bad magic"),
+        (bytes[..bytes.len() - 100].to_vec(), "truncated"),
+        (
+            {
+                let mut v = bytes.clone();
+                v[100] ^= 1;
+                v
+            },
+            "checksum mismatch",
+        ),
+    ];
+    let bad = path("bad.b48");
+    for (content, what) in cases {
+        std::fs::write(&bad, content).unwrap();
+        let out = bitarcade(&["2048", "play", "--games", "1", "--ntuple", &bad, "--depth", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("bad.b48") && err.contains(what), "{err}");
+    }
+    // A file of another shape than --tuples asks for.
+    let out = bitarcade(&[
+        "2048", "train", "--games", "1", "--from", &a, "--out", &c, "--tuples", "0,1/4,5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shape mismatch"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::game::{Game, Status};
-use crate::search::{Heuristic, SearchConfig, SearchPlayer, Searcher};
+use crate::search::{Evaluator, Heuristic, SearchConfig, SearchPlayer, Searcher};
 use crate::trace::GameRecord;
 
 /// One finished game.
@@ -60,7 +60,20 @@ pub fn play_search_game(
     max_moves: u64,
     keep_record: bool,
 ) -> GameResult {
-    let mut player = SearchPlayer { searcher: Searcher::new(heur, cfg) };
+    play_eval_game(index, seed, heur, cfg, max_moves, keep_record)
+}
+
+/// Plays one game with the expectimax player over any evaluator (the row heuristic or an
+/// n-tuple network, [`crate::ntuple::NetEval`]).
+pub fn play_eval_game<E: Evaluator>(
+    index: u64,
+    seed: u64,
+    eval: &E,
+    cfg: SearchConfig,
+    max_moves: u64,
+    keep_record: bool,
+) -> GameResult {
+    let mut player = SearchPlayer { searcher: Searcher::with_evaluator(eval, cfg) };
     let g = crate::game::play_game(seed, &mut player, max_moves);
     GameResult::from_game(index, &g, player.searcher.nodes(), keep_record)
 }

@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod board;
 pub mod game;
+pub mod ntuple;
 pub mod reference;
 pub mod search;
 pub mod tables;

@@ -28,8 +28,12 @@
 //!   was searched at least as deep. A max node probes the entries of all its children
 //!   before it descends into any, so their cache misses overlap (the probe's miss was half of
 //!   the search's time at 2^20 entries).
-//! - **Values**: a max node with no legal move is worth 0 (a dead end); every other leaf is
-//!   the row-table heuristic, kept positive on live boards. A move that would create a 65536
+//! - **Values**: the leaves are valued by an [`Evaluator`]: the row-table heuristic (kept
+//!   positive on live boards; a max node with no legal move, a dead end, is worth 0), or an
+//!   n-tuple network ([`crate::ntuple::NetEval`]: leaf = score built so far + the network's
+//!   estimate of the score to come, dead end = score built so far). The evaluator is a type
+//!   parameter, so each search is compiled for its evaluator (static dispatch) and the
+//!   heuristic search is the same code as before the trait. A move that would create a 65536
 //!   is worth [`WIN_VALUE`].
 //! - **Move generator**: [`MoveGen`] is the only way the search moves a board, so the same
 //!   search runs on the fast engine ([`FastMoves`]) and on the reference engine
@@ -41,6 +45,39 @@ use crate::tables::OVERFLOW;
 
 /// The value of a move that creates a 65536 tile (above every heuristic value).
 pub const WIN_VALUE: f32 = 1.0e9;
+
+/// How a search values its leaves.
+pub trait Evaluator {
+    /// The value of a board after a move (before its spawn), where the search stops.
+    fn eval(&self, b: Board) -> f32;
+
+    /// The value of a board on which no move is legal (the game ends there); 0 by default.
+    #[inline(always)]
+    fn dead_end(&self, _b: Board) -> f32 {
+        0.0
+    }
+
+    /// The least value a max node with a legal move takes (its best child is raised to it);
+    /// none by default.
+    #[inline(always)]
+    fn floor(&self) -> f32 {
+        f32::NEG_INFINITY
+    }
+}
+
+/// The row heuristic: a dead end is worth 0 and a live max node at least 0 (the search's
+/// rule since session 1: the heuristic is kept positive on live boards).
+impl Evaluator for Heuristic {
+    #[inline(always)]
+    fn eval(&self, b: Board) -> f32 {
+        Heuristic::eval(self, b)
+    }
+
+    #[inline(always)]
+    fn floor(&self) -> f32 {
+        0.0
+    }
+}
 
 /// How a search moves boards.
 pub trait MoveGen {
@@ -208,9 +245,9 @@ pub struct Choice {
     pub depth: u8,
 }
 
-/// An expectimax searcher: heuristic, settings, transposition table and node counter.
-pub struct Searcher<'h, G: MoveGen = FastMoves> {
-    heur: &'h Heuristic,
+/// An expectimax searcher: evaluator, settings, transposition table and node counter.
+pub struct Searcher<'h, G: MoveGen = FastMoves, E: Evaluator = Heuristic> {
+    heur: &'h E,
     cfg: SearchConfig,
     gen: G,
     tt: Vec<Entry>,
@@ -226,9 +263,16 @@ impl<'h> Searcher<'h, FastMoves> {
     }
 }
 
-impl<'h, G: MoveGen> Searcher<'h, G> {
+impl<'h, E: Evaluator> Searcher<'h, FastMoves, E> {
+    /// A searcher on the fast engine with any evaluator.
+    pub fn with_evaluator(eval: &'h E, cfg: SearchConfig) -> Self {
+        Searcher::with_movegen(eval, cfg, FastMoves)
+    }
+}
+
+impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     /// A searcher on any move generator.
-    pub fn with_movegen(heur: &'h Heuristic, cfg: SearchConfig, gen: G) -> Self {
+    pub fn with_movegen(heur: &'h E, cfg: SearchConfig, gen: G) -> Self {
         let bits = cfg.tt_bits.clamp(4, 30);
         Searcher {
             heur,
@@ -410,7 +454,7 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
             return WIN_VALUE;
         }
         let below = layers - 1;
-        let mut best = 0.0f32;
+        let mut best = f32::NEG_INFINITY;
         if below == 0 || prob < self.cfg.prob_cutoff {
             // Every child is a leaf.
             for nb in moves.boards {
@@ -418,7 +462,7 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
                     best = best.max(self.heur.eval(nb));
                 }
             }
-            return best;
+            return self.settle(board, best);
         }
         // Probe the table for all four children before descending into any: the four loads
         // are independent, so their cache misses overlap instead of stalling one recursive
@@ -439,17 +483,28 @@ impl<'h, G: MoveGen> Searcher<'h, G> {
                 });
             }
         }
-        best
+        self.settle(board, best)
+    }
+
+    /// A max node's value from its best child (`-inf` when no move is legal): the dead end's
+    /// value, or the best child raised to the evaluator's floor.
+    #[inline(always)]
+    fn settle(&self, board: Board, best: f32) -> f32 {
+        if best == f32::NEG_INFINITY {
+            self.heur.dead_end(board)
+        } else {
+            best.max(self.heur.floor())
+        }
     }
 }
 
 /// A [`crate::Player`] that plays the searcher's best move.
-pub struct SearchPlayer<'h> {
+pub struct SearchPlayer<'h, E: Evaluator = Heuristic> {
     /// The searcher.
-    pub searcher: Searcher<'h>,
+    pub searcher: Searcher<'h, FastMoves, E>,
 }
 
-impl crate::game::Player for SearchPlayer<'_> {
+impl<E: Evaluator> crate::game::Player for SearchPlayer<'_, E> {
     fn choose(&mut self, board: Board) -> Option<Dir> {
         self.searcher.best_move(board).map(|c| c.dir)
     }

@@ -4,7 +4,9 @@
 pub mod expectimax;
 pub mod heuristic;
 
-pub use expectimax::{Choice, Depth, FastMoves, MoveGen, SearchConfig, SearchPlayer, Searcher};
+pub use expectimax::{
+    Choice, Depth, Evaluator, FastMoves, MoveGen, SearchConfig, SearchPlayer, Searcher,
+};
 pub use heuristic::{Heuristic, Params};
 
 use crate::board::{Board, Dir};

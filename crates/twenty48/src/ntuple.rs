@@ -1,0 +1,763 @@
+//! An n-tuple network: the value of an afterstate learned by temporal-difference learning.
+//!
+//! # Implementation notes
+//!
+//! ```text
+//!   default shape (Yeh et al.; Szubert & Jaskowski's 6-tuples), cells 4 * row + col:
+//!
+//!    tuple 0        tuple 1        tuple 2        tuple 3
+//!   # # # #        . . . .        # # # .        . . . .
+//!   # # . .        # # # #        # # # .        # # # .
+//!   . . . .        # # . .        . . . .        # # # .
+//!   . . . .        . . . .        . . . .        . . . .
+//!
+//!   index of a k-tuple = its cells' nibbles, lowest cell first:
+//!       PEXT(board, nibble mask of the cells)  ->  0 .. 16^k
+//!   value(b) = sum over the 8 symmetries s of b, sum over tuples t: W_t[index_t(s)]
+//! ```
+//!
+//! - One table of `16^k` `f32` weights per tuple (64 MiB for a 6-tuple, 256 MiB for the default
+//!   network). A value is 8 x 4 = 32 scattered reads; the network, not the move generator,
+//!   sets the speed of training and of the search over it.
+//! - The eight symmetric boards (the dihedral group of the square) come from two bit tricks and
+//!   the board's transpose: `flip_rows` reverses the four 16-bit rows, `flip_cols` reverses the
+//!   nibbles inside each row, and each of the four boards `b, flip_cols(b), flip_rows(b),
+//!   flip_rows(flip_cols(b))` is taken with its transpose.
+//! - A tuple's cells are kept sorted, so one PEXT with the tuple's nibble mask is its index.
+//! - [`NTuple::value_reference`] and [`NTuple::touched_reference`] are the slow twins: a 4x4
+//!   array, the symmetries as explicit coordinate maps applied to each tuple's cell list, and
+//!   an arithmetic index. The gate test checks the fast and slow paths agree.
+//! - [`NTuple::update`] adds the same `delta` to each of the 32 weights read by
+//!   [`NTuple::value`] (a weight read twice, on a symmetric board, gets it twice).
+//!
+//! Training ([`train_game`]) is TD(0) on afterstates (Szubert & Jaskowski 2014): play greedily
+//! on `reward + V(afterstate)`, and move the previous afterstate's value towards the next
+//! move's `reward + V(afterstate)` (towards 0 when the game ends). The weight file format is
+//! [`encode`] / [`decode`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use bits::Rng;
+
+use crate::board::{Board, Dir};
+use crate::game::{draw_spawn, Status};
+use crate::tables::OVERFLOW;
+
+/// The most cells a tuple may have (a 6-tuple table is already 64 MiB of `f32`).
+pub const MAX_TUPLE_CELLS: usize = 6;
+
+/// The tuples of a network: each a sorted list of distinct cells `4 * row + col`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    tuples: Vec<Vec<u8>>,
+}
+
+/// Why a tuple shape is not acceptable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// No tuples at all.
+    Empty,
+    /// A tuple with no cells or more than [`MAX_TUPLE_CELLS`].
+    Size {
+        /// The tuple (0-based).
+        tuple: usize,
+        /// Its number of cells.
+        cells: usize,
+    },
+    /// A cell outside `0..16`.
+    Cell {
+        /// The tuple (0-based).
+        tuple: usize,
+        /// The cell text.
+        text: String,
+    },
+    /// A cell listed twice in one tuple.
+    Repeated {
+        /// The tuple (0-based).
+        tuple: usize,
+        /// The cell.
+        cell: u8,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::Empty => write!(f, "the network has no tuples"),
+            ShapeError::Size { tuple, cells } => {
+                write!(f, "tuple {}: {cells} cells (a tuple has 1 to {MAX_TUPLE_CELLS})", tuple + 1)
+            }
+            ShapeError::Cell { tuple, text } => {
+                write!(f, "tuple {}: {text:?} is not a cell 0..15", tuple + 1)
+            }
+            ShapeError::Repeated { tuple, cell } => {
+                write!(f, "tuple {}: cell {cell} appears twice", tuple + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+impl Shape {
+    /// The four 6-tuples of Yeh et al. (also used by Szubert & Jaskowski):
+    /// `0,1,2,3,4,5 / 4,5,6,7,8,9 / 0,1,2,4,5,6 / 4,5,6,8,9,10`.
+    pub fn default_6tuples() -> Shape {
+        Shape::new(vec![
+            vec![0, 1, 2, 3, 4, 5],
+            vec![4, 5, 6, 7, 8, 9],
+            vec![0, 1, 2, 4, 5, 6],
+            vec![4, 5, 6, 8, 9, 10],
+        ])
+        .expect("the default shape is valid")
+    }
+
+    /// A shape from cell lists (each sorted here), checked.
+    pub fn new(tuples: Vec<Vec<u8>>) -> Result<Shape, ShapeError> {
+        if tuples.is_empty() {
+            return Err(ShapeError::Empty);
+        }
+        let mut out = Vec::with_capacity(tuples.len());
+        for (t, mut cells) in tuples.into_iter().enumerate() {
+            if cells.is_empty() || cells.len() > MAX_TUPLE_CELLS {
+                return Err(ShapeError::Size { tuple: t, cells: cells.len() });
+            }
+            if let Some(&c) = cells.iter().find(|&&c| c >= 16) {
+                return Err(ShapeError::Cell { tuple: t, text: c.to_string() });
+            }
+            cells.sort_unstable();
+            if let Some(w) = cells.windows(2).find(|w| w[0] == w[1]) {
+                return Err(ShapeError::Repeated { tuple: t, cell: w[0] });
+            }
+            out.push(cells);
+        }
+        Ok(Shape { tuples: out })
+    }
+
+    /// The tuples, each sorted.
+    pub fn tuples(&self) -> &[Vec<u8>] {
+        &self.tuples
+    }
+
+    /// The number of weights: the sum of `16^k` over the tuples.
+    pub fn weights(&self) -> usize {
+        self.tuples.iter().map(|t| 1usize << (4 * t.len())).sum()
+    }
+}
+
+/// The text form: tuples separated by `/`, cells by `,`: `0,1,2,3,4,5/4,5,6,7,8,9`.
+impl FromStr for Shape {
+    type Err = ShapeError;
+
+    fn from_str(s: &str) -> Result<Shape, ShapeError> {
+        let mut tuples = Vec::new();
+        for (t, part) in s.split('/').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+            let mut cells = Vec::new();
+            for text in part.split(',').map(str::trim) {
+                match text.parse::<u8>() {
+                    Ok(c) if c < 16 => cells.push(c),
+                    _ => return Err(ShapeError::Cell { tuple: t, text: text.to_string() }),
+                }
+            }
+            tuples.push(cells);
+        }
+        Shape::new(tuples)
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.tuples.iter().enumerate() {
+            if i > 0 {
+                write!(f, "/")?;
+            }
+            for (j, c) in t.iter().enumerate() {
+                if j > 0 {
+                    write!(f, ",")?;
+                }
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reverses the four rows of a board (row r goes to row 3 - r): swap the row pairs by a
+/// rotation, then the rows inside each pair.
+#[inline(always)]
+pub fn flip_rows(b: Board) -> Board {
+    let x = b.0.rotate_left(32);
+    Board(((x & 0x0000_FFFF_0000_FFFF) << 16) | ((x >> 16) & 0x0000_FFFF_0000_FFFF))
+}
+
+/// Reverses the cells inside every row (column c goes to column 3 - c).
+#[inline(always)]
+pub fn flip_cols(b: Board) -> Board {
+    let x = b.0;
+    let x = ((x & 0x0F0F_0F0F_0F0F_0F0F) << 4) | ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F);
+    Board(((x & 0x00FF_00FF_00FF_00FF) << 8) | ((x >> 8) & 0x00FF_00FF_00FF_00FF))
+}
+
+/// The eight symmetric boards of `b` (the dihedral group of the square), `b` first.
+#[inline(always)]
+pub fn symmetries(b: Board) -> [Board; 8] {
+    let h = flip_cols(b);
+    let v = flip_rows(b);
+    let hv = flip_rows(h);
+    [b, b.transpose(), h, h.transpose(), v, v.transpose(), hv, hv.transpose()]
+}
+
+/// A map of board coordinates `(row, col) -> (row, col)`.
+type CellMap = fn(usize, usize) -> (usize, usize);
+
+/// The eight symmetries as coordinate maps: the reference's view.
+const SYMMETRY_MAPS: [CellMap; 8] = [
+    |r, c| (r, c),
+    |r, c| (c, r),
+    |r, c| (r, 3 - c),
+    |r, c| (3 - r, c),
+    |r, c| (3 - r, 3 - c),
+    |r, c| (c, 3 - r),
+    |r, c| (3 - c, r),
+    |r, c| (3 - c, 3 - r),
+];
+
+/// An n-tuple network: a [`Shape`] and one table of `16^k` `f32` weights per tuple.
+#[derive(Clone)]
+pub struct NTuple {
+    shape: Shape,
+    masks: Vec<u64>,
+    weights: Vec<Box<[f32]>>,
+}
+
+impl fmt::Debug for NTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NTuple").field("shape", &self.shape.to_string()).finish()
+    }
+}
+
+impl NTuple {
+    /// A network of this shape with every weight 0.
+    pub fn new(shape: Shape) -> NTuple {
+        let masks =
+            shape.tuples.iter().map(|t| t.iter().fold(0u64, |m, &c| m | 0xF << (4 * c))).collect();
+        let weights = shape
+            .tuples
+            .iter()
+            .map(|t| vec![0.0f32; 1 << (4 * t.len())].into_boxed_slice())
+            .collect();
+        NTuple { shape, masks, weights }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The weight table of tuple `t` (index = its cells' nibbles, lowest cell first).
+    pub fn table(&self, t: usize) -> &[f32] {
+        &self.weights[t]
+    }
+
+    /// The weight table of tuple `t`, writable.
+    pub fn table_mut(&mut self, t: usize) -> &mut [f32] {
+        &mut self.weights[t]
+    }
+
+    /// The value of a board (an afterstate): the sum, over the eight symmetric boards and the
+    /// tuples, of the weight each tuple's cells select.
+    #[inline]
+    pub fn value(&self, b: Board) -> f32 {
+        let mut sum = 0.0f32;
+        for s in symmetries(b) {
+            for (w, &m) in self.weights.iter().zip(&self.masks) {
+                sum += w[bits::pext_u64(s.0, m) as usize];
+            }
+        }
+        sum
+    }
+
+    /// Adds `delta` to each of the weights [`NTuple::value`] reads on `b`.
+    #[inline]
+    pub fn update(&mut self, b: Board, delta: f32) {
+        for s in symmetries(b) {
+            for (w, &m) in self.weights.iter_mut().zip(&self.masks) {
+                w[bits::pext_u64(s.0, m) as usize] += delta;
+            }
+        }
+    }
+
+    /// The `(tuple, index)` pairs [`NTuple::value`] reads on `b`, sorted (a pair read twice
+    /// appears twice).
+    pub fn touched(&self, b: Board) -> Vec<(usize, usize)> {
+        let mut v: Vec<(usize, usize)> = symmetries(b)
+            .into_iter()
+            .flat_map(|s| {
+                self.masks
+                    .iter()
+                    .enumerate()
+                    .map(move |(t, &m)| (t, bits::pext_u64(s.0, m) as usize))
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The slow twin of [`NTuple::touched`]: the board as a 4x4 array, each symmetry applied
+    /// to each tuple's coordinate list, the index computed as `sum rank * 16^i`.
+    pub fn touched_reference(&self, b: Board) -> Vec<(usize, usize)> {
+        let grid = b.to_ranks();
+        let mut v = Vec::new();
+        for map in SYMMETRY_MAPS {
+            for (t, cells) in self.shape.tuples.iter().enumerate() {
+                let mut index = 0usize;
+                let mut place = 1usize;
+                for &cell in cells {
+                    let (r, c) = map(usize::from(cell) / 4, usize::from(cell) % 4);
+                    index += usize::from(grid[r][c]) * place;
+                    place *= 16;
+                }
+                v.push((t, index));
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    /// The slow twin of [`NTuple::value`] (summed in `f64` over [`NTuple::touched_reference`]).
+    pub fn value_reference(&self, b: Board) -> f64 {
+        self.touched_reference(b).into_iter().map(|(t, i)| f64::from(self.weights[t][i])).sum()
+    }
+
+    /// FNV-1a over the weights' bytes (a quick fingerprint for tests and logs).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        for w in &self.weights {
+            for x in w.iter() {
+                h.write(&x.to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+}
+
+/// The value of a board's tiles as the score that built them: `sum over tiles of rank r >= 1
+/// of (r - 1) * 2^r` (a 2 counts 0, a 4 counts 4, an 8 counts 16, ...). A move's reward is
+/// exactly the growth of this sum (a merge of two `2^r` adds `2^(r+1)`), so a search that
+/// evaluates leaves by `merged_value(leaf) + V(leaf)` maximises the rewards collected along
+/// the path plus `V(leaf)`, up to terms common to all the moves it compares (the root's sum,
+/// and 4 per spawned 4, which all lines below a node share) — see [`NetEval`].
+#[inline]
+pub fn merged_value(b: Board) -> f32 {
+    let mut x = b.0;
+    let mut sum = 0u32;
+    while x != 0 {
+        let r = (x & 0xF) as u32;
+        if r >= 2 {
+            sum += (r - 1) << r;
+        }
+        x >>= 4;
+    }
+    sum as f32
+}
+
+/// The network as the search's evaluator: a leaf (an afterstate) is worth
+/// [`merged_value`] + `V`, a dead end its [`merged_value`] alone (no future score), so the
+/// expectimax maximises (rewards along the path + `V(leaf afterstate)`), the quantity the
+/// network was trained to predict, rather than a heuristic's shape score.
+#[derive(Clone, Copy, Debug)]
+pub struct NetEval<'n>(pub &'n NTuple);
+
+impl crate::search::Evaluator for NetEval<'_> {
+    #[inline]
+    fn eval(&self, b: Board) -> f32 {
+        merged_value(b) + self.0.value(b)
+    }
+
+    #[inline]
+    fn dead_end(&self, b: Board) -> f32 {
+        merged_value(b)
+    }
+}
+
+/// The reward a move that would create a 65536 is valued at in training (the merge's score,
+/// with no future: the game ends there with [`Status::Overflow`]).
+pub const OVERFLOW_REWARD: f32 = 65536.0;
+
+/// One training game's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TrainGame {
+    /// Final score.
+    pub score: u64,
+    /// Moves played.
+    pub moves: u64,
+    /// Largest tile (65536 when the game ended on an overflow move).
+    pub max_tile: u32,
+    /// How it ended: [`Status::Over`] or [`Status::Overflow`].
+    pub status: Status,
+}
+
+/// The greedy move on `board`: the legal move with the largest `reward + V(afterstate)`
+/// (first in [`Dir::ALL`] order on ties), as `(dir, afterstate, reward, value)`. An overflow
+/// move is worth [`OVERFLOW_REWARD`] and is returned with the board unchanged and reward
+/// [`OVERFLOW`] (the flag). `None` when no move is legal.
+#[inline]
+pub fn greedy(net: &NTuple, board: Board) -> Option<(Dir, Board, u32, f32)> {
+    let mut best: Option<(Dir, Board, u32, f32)> = None;
+    for d in Dir::ALL {
+        let (nb, s) = board.slide(d);
+        let cand = if s & OVERFLOW != 0 {
+            (d, board, OVERFLOW, OVERFLOW_REWARD)
+        } else if nb == board {
+            continue;
+        } else {
+            (d, nb, s, s as f32 + net.value(nb))
+        };
+        if best.is_none_or(|b| cand.3 > b.3) {
+            best = Some(cand);
+        }
+    }
+    best
+}
+
+/// Plays one training game from `seed` (spawns by the documented rule of [`crate::game`]) and
+/// learns from it by TD(0) on afterstates with step `alpha` per weight: after each move, the
+/// previous afterstate's value moves towards `reward + V(afterstate)` of the move just chosen
+/// (a change of `alpha * error` to each of its 32 weights); at the end of the game towards 0
+/// (or towards [`OVERFLOW_REWARD`] if the greedy move was an overflow move, which ends the
+/// game unplayed as in [`crate::Game::play`]). Deterministic: same network, seed and alpha,
+/// same result.
+pub fn train_game(net: &mut NTuple, seed: u64, alpha: f32) -> TrainGame {
+    let mut rng = Rng::new(seed);
+    let mut board = Board::EMPTY;
+    for _ in 0..2 {
+        if let Some(s) = draw_spawn(board, &mut rng) {
+            board = board.with(s.cell, s.rank);
+        }
+    }
+    let mut prev: Option<Board> = None;
+    let mut score = 0u64;
+    let mut moves = 0u64;
+    loop {
+        let choice = greedy(net, board);
+        // The target of the previous afterstate: this move's reward + V(afterstate), or the
+        // end of the game.
+        let (target, next) = match choice {
+            None => (0.0, None),
+            Some((_, _, OVERFLOW, v)) => (v, None),
+            Some((_, nb, r, v)) => (v, Some((nb, r))),
+        };
+        if let Some(p) = prev {
+            let err = target - net.value(p);
+            net.update(p, alpha * err);
+        }
+        let Some((nb, r)) = next else {
+            let overflow = choice.is_some();
+            return TrainGame {
+                score,
+                moves,
+                max_tile: if overflow { 65536 } else { 1 << board.max_rank() },
+                status: if overflow { Status::Overflow } else { Status::Over },
+            };
+        };
+        score += u64::from(r);
+        moves += 1;
+        prev = Some(nb);
+        board = nb;
+        if let Some(s) = draw_spawn(board, &mut rng) {
+            board = board.with(s.cell, s.rank);
+        }
+    }
+}
+
+/// A [`crate::Player`] that plays the greedy move of [`greedy`] (1-ply, no learning).
+#[derive(Clone, Copy, Debug)]
+pub struct GreedyPlayer<'n>(pub &'n NTuple);
+
+impl crate::game::Player for GreedyPlayer<'_> {
+    fn choose(&mut self, board: Board) -> Option<Dir> {
+        greedy(self.0, board).map(|c| c.0)
+    }
+}
+
+/// FNV-1a, 64 bits: the weight file's checksum.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv(u64);
+
+impl Fnv {
+    /// The offset basis.
+    pub fn new() -> Fnv {
+        Fnv(0xCBF2_9CE4_8422_2325)
+    }
+
+    /// Hashes more bytes.
+    #[inline]
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    /// The hash so far.
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
+    }
+}
+
+/// What a weight file says about how its weights were made.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Meta {
+    /// Training games played to make these weights.
+    pub games: u64,
+    /// The training seed (game `i` uses spawn seed `sub_seed(seed, i)`).
+    pub seed: u64,
+    /// The step size per weight.
+    pub alpha: f32,
+}
+
+/// The first 8 bytes of a weight file.
+pub const MAGIC: [u8; 8] = *b"B48NTUPL";
+
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Why bytes are not a weight file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// The file does not start with [`MAGIC`].
+    Magic,
+    /// A version this code does not read.
+    Version(u32),
+    /// The file ends inside the part named.
+    Truncated {
+        /// What was being read.
+        part: &'static str,
+        /// Bytes the file has.
+        len: usize,
+    },
+    /// The header's tuple shape is not valid.
+    Shape(ShapeError),
+    /// The file's length does not match its shape.
+    Length {
+        /// Bytes the shape needs.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The checksum at the end does not match the contents.
+    Checksum {
+        /// Stored.
+        stored: u64,
+        /// Computed.
+        computed: u64,
+    },
+    /// The file's shape is not the one asked for.
+    ShapeMismatch {
+        /// The file's.
+        file: String,
+        /// The one asked for.
+        expected: String,
+    },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Magic => write!(f, "not a 2048 n-tuple weight file (bad magic)"),
+            FileError::Version(v) => {
+                write!(f, "weight file version {v} (this program reads {VERSION})")
+            }
+            FileError::Truncated { part, len } => {
+                write!(f, "truncated: the file ends inside the {part} ({len} bytes)")
+            }
+            FileError::Shape(e) => write!(f, "bad tuple shape in the header: {e}"),
+            FileError::Length { expected, found } => write!(
+                f,
+                "truncated or padded: the shape needs {expected} bytes, the file has {found}"
+            ),
+            FileError::Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
+            ),
+            FileError::ShapeMismatch { file, expected } => {
+                write!(f, "shape mismatch: the file has tuples {file}, expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// The weight file of `net`:
+///
+/// ```text
+///   magic "B48NTUPL" (8) | version u32 | tuple count u32 | per tuple: k u8, k cells u8
+///   | games u64 | seed u64 | alpha f32 | weights: f32, tuple by tuple, 16^k each
+///   | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// All numbers little-endian.
+pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + 4 * net.shape.weights());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(net.shape.tuples.len() as u32).to_le_bytes());
+    for t in &net.shape.tuples {
+        out.push(t.len() as u8);
+        out.extend_from_slice(t);
+    }
+    out.extend_from_slice(&meta.games.to_le_bytes());
+    out.extend_from_slice(&meta.seed.to_le_bytes());
+    out.extend_from_slice(&meta.alpha.to_le_bytes());
+    for w in &net.weights {
+        for x in w.iter() {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let mut h = Fnv::new();
+    h.write(&out);
+    out.extend_from_slice(&h.finish().to_le_bytes());
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], FileError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(FileError::Truncated { part, len: self.bytes.len() })?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self, part: &'static str) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(self.take(4, part)?.try_into().expect("4 bytes")))
+    }
+
+    fn u64(&mut self, part: &'static str) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(self.take(8, part)?.try_into().expect("8 bytes")))
+    }
+}
+
+/// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
+/// checksum.
+pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
+        return Err(FileError::Magic);
+    }
+    let version = r.u32("header")?;
+    if version != VERSION {
+        return Err(FileError::Version(version));
+    }
+    let count = r.u32("header")?;
+    if count == 0 || count > 64 {
+        return Err(FileError::Shape(ShapeError::Size { tuple: 0, cells: count as usize }));
+    }
+    let mut tuples = Vec::new();
+    for t in 0..count as usize {
+        let k = usize::from(r.take(1, "header")?[0]);
+        if k == 0 || k > MAX_TUPLE_CELLS {
+            return Err(FileError::Shape(ShapeError::Size { tuple: t, cells: k }));
+        }
+        tuples.push(r.take(k, "header")?.to_vec());
+    }
+    let shape = Shape::new(tuples).map_err(FileError::Shape)?;
+    let games = r.u64("header")?;
+    let seed = r.u64("header")?;
+    let alpha = f32::from_bits(r.u32("header")?);
+    let expected = r.at + 4 * shape.weights() + 8;
+    if bytes.len() != expected {
+        return Err(FileError::Length { expected, found: bytes.len() });
+    }
+    let body = &bytes[..bytes.len() - 8];
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    let mut h = Fnv::new();
+    h.write(body);
+    if h.finish() != stored {
+        return Err(FileError::Checksum { stored, computed: h.finish() });
+    }
+    let mut net = NTuple::new(shape);
+    let mut at = r.at;
+    for w in &mut net.weights {
+        let n = w.len();
+        for (x, chunk) in w.iter_mut().zip(bytes[at..at + 4 * n].chunks_exact(4)) {
+            *x = f32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+        }
+        at += 4 * n;
+    }
+    Ok((net, Meta { games, seed, alpha }))
+}
+
+/// `Ok` when `net` has `expected`'s shape, else [`FileError::ShapeMismatch`].
+pub fn expect_shape(net: &NTuple, expected: &Shape) -> Result<(), FileError> {
+    if net.shape() == expected {
+        Ok(())
+    } else {
+        Err(FileError::ShapeMismatch {
+            file: net.shape().to_string(),
+            expected: expected.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_the_eight_distinct_maps() {
+        let b: Board =
+            "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 .".parse().unwrap();
+        let s = symmetries(b);
+        let set: std::collections::HashSet<Board> = s.iter().copied().collect();
+        assert_eq!(set.len(), 8);
+        assert_eq!(flip_rows(flip_rows(b)), b);
+        assert_eq!(flip_cols(flip_cols(b)), b);
+        assert_eq!(
+            flip_rows(b).to_string(),
+            "8192 16384 32768 ./512 1024 2048 4096/32 64 128 256/2 4 8 16"
+        );
+        assert_eq!(
+            flip_cols(b).to_string(),
+            "16 8 4 2/256 128 64 32/4096 2048 1024 512/. 32768 16384 8192"
+        );
+    }
+
+    #[test]
+    fn shape_text_round_trips_and_errors_name_the_tuple() {
+        let s = Shape::default_6tuples();
+        assert_eq!(s.to_string().parse::<Shape>().unwrap(), s);
+        assert_eq!(s.weights(), 4 << 24);
+        assert_eq!("1,0/5,4".parse::<Shape>().unwrap().to_string(), "0,1/4,5");
+        assert_eq!(
+            "0,1/4,16".parse::<Shape>().unwrap_err(),
+            ShapeError::Cell { tuple: 1, text: "16".into() }
+        );
+        assert_eq!(
+            "0,1,1".parse::<Shape>().unwrap_err(),
+            ShapeError::Repeated { tuple: 0, cell: 1 }
+        );
+        assert_eq!("".parse::<Shape>().unwrap_err(), ShapeError::Empty);
+        assert!("0,1,2,3,4,5,6".parse::<Shape>().is_err());
+    }
+
+    #[test]
+    fn merged_value_grows_by_the_reward() {
+        let b: Board = "2 2 4 4/8 8 . ./16 . . 16/. . . .".parse().unwrap();
+        let m = b.play(Dir::Left).unwrap();
+        assert_eq!(merged_value(m.board) - merged_value(b), m.score as f32);
+        assert_eq!(merged_value("4 8 . ./. . . ./. . . ./. . . .".parse().unwrap()), 4.0 + 16.0);
+    }
+}

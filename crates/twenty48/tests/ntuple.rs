@@ -1,0 +1,207 @@
+//! The n-tuple network: the fast path (bit-trick symmetries, PEXT indexes) against the slow
+//! reference (4x4 array, coordinate maps, arithmetic index); the weight file and its errors;
+//! training determinism; and a learning check that can fail.
+
+use bits::Rng;
+use twenty48::game::{play_game, RandomPlayer};
+use twenty48::ntuple::{
+    decode, encode, expect_shape, train_game, FileError, GreedyPlayer, Meta, NTuple, NetEval, Shape,
+};
+use twenty48::search::{Depth, SearchConfig, Searcher};
+use twenty48::Board;
+
+/// A random board with every rank 0..=15 likely, high tiles included.
+fn random_board(rng: &mut Rng) -> Board {
+    let mut b = Board::EMPTY;
+    for cell in 0..16 {
+        let rank = match rng.below(4) {
+            0 => 0,
+            1 => rng.below(16) as u8,
+            2 => 11 + rng.below(5) as u8,
+            _ => 1 + rng.below(6) as u8,
+        };
+        b = b.with(cell, rank);
+    }
+    b
+}
+
+/// A network with pseudo-random weights, so every read matters.
+fn noisy(shape: Shape, seed: u64) -> NTuple {
+    let mut net = NTuple::new(shape);
+    let mut rng = Rng::new(seed);
+    for t in 0..net.shape().tuples().len() {
+        for w in net.table_mut(t) {
+            *w = (rng.below(2001) as f32 - 1000.0) / 64.0;
+        }
+    }
+    net
+}
+
+#[test]
+fn fast_value_and_touched_weights_equal_the_reference() {
+    let shapes = [
+        "0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10".parse::<Shape>().unwrap(),
+        "0,1/5,6/3,15".parse().unwrap(),
+        "0,5,10,15/3,6,9,12/1,2,3".parse().unwrap(),
+        "7".parse().unwrap(),
+    ];
+    let mut rng = Rng::new(48);
+    for (i, shape) in shapes.into_iter().enumerate() {
+        let small = shape.weights() < 1 << 20;
+        let net = if small { noisy(shape, i as u64) } else { NTuple::new(shape) };
+        let boards = if small { 20_000 } else { 3_000 };
+        for _ in 0..boards {
+            let b = random_board(&mut rng);
+            let touched = net.touched(b);
+            assert_eq!(touched, net.touched_reference(b), "{b}");
+            assert_eq!(touched.len(), 8 * net.shape().tuples().len());
+            let fast = f64::from(net.value(b));
+            let slow = net.value_reference(b);
+            assert!((fast - slow).abs() <= 1e-3 * slow.abs().max(1.0), "{b}: {fast} vs {slow}");
+        }
+    }
+}
+
+#[test]
+fn update_moves_exactly_the_touched_weights() {
+    let shape: Shape = "0,1,2/4,5/10,11,14,15".parse().unwrap();
+    let mut rng = Rng::new(7);
+    for _ in 0..300 {
+        let b = random_board(&mut rng);
+        let mut net = noisy(shape.clone(), 3);
+        let before = net.clone();
+        net.update(b, 0.5);
+        let mut expected = before.clone();
+        for (t, i) in before.touched_reference(b) {
+            expected.table_mut(t)[i] += 0.5;
+        }
+        for t in 0..shape.tuples().len() {
+            assert_eq!(net.table(t), expected.table(t), "{b}, tuple {t}");
+        }
+        // A weight read m times moves by m * delta and counts m times: the value moves by
+        // delta times the sum of the squared multiplicities (24 reads when all differ).
+        let touched = before.touched_reference(b);
+        let mut squares = 0usize;
+        for (k, pair) in touched.iter().enumerate() {
+            if k == 0 || touched[k - 1] != *pair {
+                squares += touched.iter().filter(|&p| p == pair).count().pow(2);
+            }
+        }
+        let moved = net.value(b) - before.value(b);
+        assert!((moved - 0.5 * squares as f32).abs() < 1e-2, "{b}: {moved} vs {squares}");
+    }
+}
+
+#[test]
+fn weight_file_round_trips_and_every_defect_is_named() {
+    let shape: Shape = "0,1,2/5,6".parse().unwrap();
+    let net = noisy(shape.clone(), 11);
+    let meta = Meta { games: 1234, seed: 99, alpha: 0.0025 };
+    let bytes = encode(&net, &meta);
+    let (back, m) = decode(&bytes).unwrap();
+    assert_eq!(m, meta);
+    assert_eq!(back.shape(), &shape);
+    assert_eq!(back.fingerprint(), net.fingerprint());
+    assert_eq!(encode(&back, &m), bytes);
+
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    assert_eq!(decode(&bad).unwrap_err(), FileError::Magic);
+    assert_eq!(decode(b"B48").unwrap_err(), FileError::Magic);
+    let mut bad = bytes.clone();
+    bad[8] = 9;
+    assert_eq!(decode(&bad).unwrap_err(), FileError::Version(9));
+    // Cut in the header, in the weights, and one byte short.
+    assert!(matches!(decode(&bytes[..14]).unwrap_err(), FileError::Truncated { .. }));
+    for cut in [bytes.len() / 2, bytes.len() - 1] {
+        let e = decode(&bytes[..cut]).unwrap_err();
+        assert!(matches!(e, FileError::Length { found, .. } if found == cut), "{e}");
+        assert!(e.to_string().starts_with("truncated"));
+    }
+    // One flipped bit in a weight.
+    let mut bad = bytes.clone();
+    bad[200] ^= 0x10;
+    let e = decode(&bad).unwrap_err();
+    assert!(matches!(e, FileError::Checksum { .. }), "{e}");
+    // A header whose tuple names a cell twice.
+    let mut bad = bytes.clone();
+    bad[17 + 1] = 0;
+    assert!(matches!(decode(&bad).unwrap_err(), FileError::Shape(_)));
+    // A valid file of another shape than the one asked for.
+    let e = expect_shape(&back, &"0,1/5,6".parse().unwrap()).unwrap_err();
+    assert_eq!(e.to_string(), "shape mismatch: the file has tuples 0,1,2/5,6, expected 0,1/5,6");
+    assert!(expect_shape(&back, &shape).is_ok());
+}
+
+fn train(shape: &Shape, first: u64, games: u64, seed: u64, net: Option<NTuple>) -> NTuple {
+    let mut net = net.unwrap_or_else(|| NTuple::new(shape.clone()));
+    for i in first..first + games {
+        train_game(&mut net, bits::rng::sub_seed(seed, i), 0.01);
+    }
+    net
+}
+
+#[test]
+fn training_is_deterministic_and_resumable() {
+    let shape: Shape = "0,1,2,3/4,5,6,7".parse().unwrap();
+    let a = train(&shape, 0, 60, 5, None);
+    let b = train(&shape, 0, 60, 5, None);
+    assert_eq!(a.fingerprint(), b.fingerprint());
+    // 30 games, then 30 more from the saved file: the same weights as 60 in one go.
+    let half = train(&shape, 0, 30, 5, None);
+    let (half, _) = decode(&encode(&half, &Meta { games: 30, seed: 5, alpha: 0.01 })).unwrap();
+    let resumed = train(&shape, 30, 30, 5, Some(half));
+    assert_eq!(resumed.fingerprint(), a.fingerprint());
+    // Another seed learns other weights.
+    assert_ne!(train(&shape, 0, 60, 6, None).fingerprint(), a.fingerprint());
+}
+
+#[test]
+fn a_trained_network_outplays_the_untrained_one() {
+    // Rows and 2x2 squares (4-tuples, 64K weights each), 1,500 training games: greedy play on
+    // the trained values against greedy play on the immediate reward alone (all weights 0),
+    // and against random play, on the same 60 spawn seeds.
+    let shape: Shape = "0,1,2,3/4,5,6,7/0,1,4,5/5,6,9,10".parse().unwrap();
+    let trained = train(&shape, 0, 1_500, 2048, None);
+    let untrained = NTuple::new(shape);
+    let average = |f: &mut dyn FnMut(u64) -> u64| (0..60).map(|s| f(900 + s)).sum::<u64>() / 60;
+    let t = average(&mut |s| play_game(s, &mut GreedyPlayer(&trained), u64::MAX).score());
+    let u = average(&mut |s| play_game(s, &mut GreedyPlayer(&untrained), u64::MAX).score());
+    let r = average(&mut |s| play_game(s, &mut RandomPlayer::new(s), u64::MAX).score());
+    assert!(t > u + u / 2, "trained {t}, reward-greedy {u}");
+    assert!(u > r, "reward-greedy {u}, random {r}");
+}
+
+#[test]
+fn depth_one_search_on_the_network_plays_the_greedy_move() {
+    // The search values a leaf by merged_value + V, which ranks the root's moves exactly as
+    // reward + V does.
+    let shape: Shape = "0,1,2,3/4,5,6,7/0,1,4,5".parse().unwrap();
+    let net = train(&shape, 0, 200, 3, None);
+    let eval = NetEval(&net);
+    let cfg = SearchConfig { depth: Depth::Fixed(1), tt_bits: 8, ..Default::default() };
+    let mut s = Searcher::with_evaluator(&eval, cfg);
+    let mut game = twenty48::Game::new(77);
+    let mut agree = 0;
+    let mut total = 0;
+    while game.status() == twenty48::Status::Playing && total < 300 {
+        let g = twenty48::ntuple::greedy(&net, game.board()).unwrap();
+        let c = s.best_move(game.board()).unwrap();
+        total += 1;
+        agree += u32::from(c.dir == g.0);
+        game.play(g.0).unwrap();
+    }
+    // Rounding (the root sum is added in f32) may split a near tie, nothing more.
+    assert!(agree + 2 >= total, "{agree} of {total}");
+    // Depth 2 searches the spawns and finds legal moves; a dead end is its built score.
+    let cfg2 = SearchConfig { depth: Depth::Fixed(2), tt_bits: 12, ..cfg };
+    let g = play_game(
+        5,
+        &mut twenty48::search::SearchPlayer { searcher: Searcher::with_evaluator(&eval, cfg2) },
+        200,
+    );
+    assert_eq!(g.moves(), 200);
+    let dead: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+    use twenty48::search::Evaluator;
+    assert_eq!(eval.dead_end(dead), 8.0 * 4.0);
+}
