@@ -39,7 +39,9 @@ enum Twenty48Command {
         bitarcade 2048 play --games 20 --budget 200000   (deterministic)\n  \
         bitarcade 2048 play --games 2 --depth-offset 1   (nneonneo/2048-ai's depth rule)\n  \
         bitarcade 2048 play --games 1000 --seed 2048 --ntuple net.b48 --depth 1   (greedy on the network)\n  \
-        bitarcade 2048 play --games 100 --ntuple net.b48 --depth 2\n\n\
+        bitarcade 2048 play --games 100 --ntuple net.b48 --depth 2\n  \
+        bitarcade 2048 play --seeds 30000..30095 --threads 2 --json   (the standard seeds: \
+        game S is the game of --games 1 --seed S)\n\n\
         With --ntuple FILE the leaves are valued by an n-tuple network made by `2048 train` \
         (score built so far + the network's estimate of the score to come) and the default \
         rule is --depth 2 (two move layers); --depth 1 is greedy on reward + value.\n\n\
@@ -474,6 +476,11 @@ struct PlayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: u64,
+    /// One game per master seed S from FIRST to LAST (inclusive), each the game that
+    /// `--games 1 --seed S` plays (spawn seed sub_seed(S, 0)): the standard seeds of
+    /// BENCHMARKS.md in one run. Replaces --games and --seed.
+    #[arg(long, value_name = "FIRST..LAST", conflicts_with = "games")]
+    seeds: Option<String>,
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 1_000_000)]
     max_moves: u64,
@@ -617,6 +624,8 @@ fn play_timed<E: Evaluator>(
 struct PlayReport {
     setting: String,
     seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seeds: Option<String>,
     threads: usize,
     summary: Summary,
     seconds: f64,
@@ -634,15 +643,32 @@ fn play(a: PlayArgs) -> CliResult {
     }
 }
 
+/// The spawn seeds of `--seeds FIRST..LAST`, or of `--games N --seed S`.
+fn spawn_seeds(a: &PlayArgs) -> CliResult<Vec<u64>> {
+    let Some(text) = &a.seeds else {
+        return Ok((0..a.games).map(|i| bits::rng::sub_seed(a.seed.seed, i)).collect());
+    };
+    let bad =
+        || CliError::input(format!("--seeds {text:?}: expected FIRST..LAST, e.g. 30000..30095"));
+    let (first, last) = text.split_once("..").ok_or_else(bad)?;
+    let first: u64 = first.trim().parse().map_err(|_| bad())?;
+    let last: u64 = last.trim().parse().map_err(|_| bad())?;
+    if last < first || last - first >= 1_000_000 {
+        return Err(bad());
+    }
+    Ok((first..=last).map(|s| bits::rng::sub_seed(s, 0)).collect())
+}
+
 fn play_with<E: Evaluator + Sync>(a: &PlayArgs, cfg: SearchConfig, heur: &E) -> CliResult {
-    let threads = a.threads.count().min(a.games as usize).max(1);
-    let bar = progress(a.games, "2048 games");
+    let seeds = spawn_seeds(a)?;
+    let games = seeds.len() as u64;
+    let threads = a.threads.count().min(seeds.len()).max(1);
+    let bar = progress(games, "2048 games");
     let done = AtomicU64::new(0);
     let start = Instant::now();
     let results = a.threads.install(|| {
-        batch::play_batch(
-            a.games,
-            a.seed.seed,
+        batch::play_seeds(
+            &seeds,
             |i, seed| match a.search.time_per_move {
                 Some(ms) => play_timed(i, seed, heur, cfg, ms, a.max_moves),
                 None => batch::play_eval_game(i, seed, heur, cfg, a.max_moves, true),
@@ -676,6 +702,7 @@ fn play_with<E: Evaluator + Sync>(a: &PlayArgs, cfg: SearchConfig, heur: &E) -> 
     let report = PlayReport {
         setting: a.search.describe(&cfg),
         seed: a.seed.seed,
+        seeds: a.seeds.clone(),
         threads,
         seconds,
         game_moves_per_second: summary.moves as f64 / seconds,
@@ -689,7 +716,16 @@ fn play_with<E: Evaluator + Sync>(a: &PlayArgs, cfg: SearchConfig, heur: &E) -> 
     }
     let s = &report.summary;
     println!("setting            {}", report.setting);
-    println!("games              {} (seed {}, {} threads)", s.games, report.seed, report.threads);
+    match &report.seeds {
+        Some(range) => println!(
+            "games              {} (one per master seed {range}, {} threads)",
+            s.games, report.threads
+        ),
+        None => println!(
+            "games              {} (seed {}, {} threads)",
+            s.games, report.seed, report.threads
+        ),
+    }
     println!("average score      {:.0} ± {:.0} (95%)", s.average, s.average_ci95);
     println!("median score       {:.0}", s.median);
     println!("best score         {} (best tile {})", s.best, s.best_tile);

@@ -250,3 +250,28 @@ fn train_is_reproducible_and_its_network_plays() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("shape mismatch"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_seed_range_plays_the_single_seed_games() {
+    let range = json(&bitarcade(&[
+        "2048",
+        "play",
+        "--seeds",
+        "30000..30002",
+        "--depth",
+        "1",
+        "--threads",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(range["summary"]["games"], 3);
+    for (i, s) in ["30000", "30001", "30002"].into_iter().enumerate() {
+        let one = json(&bitarcade(&[
+            "2048", "play", "--games", "1", "--seed", s, "--depth", "1", "--json",
+        ]));
+        assert_eq!(range["games"][i]["seed"], one["games"][0]["seed"]);
+        assert_eq!(range["games"][i]["score"], one["games"][0]["score"]);
+    }
+    let out = bitarcade(&["2048", "play", "--seeds", "5..2"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -96,6 +96,24 @@ pub fn play_batch(
         .collect()
 }
 
+/// Plays one game per spawn seed in `seeds` (game `i` uses `seeds[i]`) in the current rayon
+/// pool, results in seed order; `play(index, seed)` plays one game.
+pub fn play_seeds(
+    seeds: &[u64],
+    play: impl Fn(u64, u64) -> GameResult + Sync,
+    done: impl Fn(&GameResult) + Sync,
+) -> Vec<GameResult> {
+    seeds
+        .par_iter()
+        .enumerate()
+        .map(|(i, &seed)| {
+            let r = play(i as u64, seed);
+            done(&r);
+            r
+        })
+        .collect()
+}
+
 /// A share with its 95% Wilson score interval.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Rate {
