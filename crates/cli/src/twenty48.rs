@@ -274,7 +274,8 @@ struct TrainArgs {
     /// Seed of the spawns (default: the --from file's, else 1).
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Step size per weight (default: the --from file's, else 0.0025).
+    /// Step size per weight (default: the --from file's, else 0.0025). With --from, another
+    /// value continues with a new step (a schedule); the file records the last one.
     #[arg(long, value_name = "A")]
     alpha: Option<f32>,
     /// Write --out every N games.
@@ -356,14 +357,21 @@ fn train(a: TrainArgs) -> CliResult {
     let seed = a.seed.or(from_meta.map(|m| m.seed)).unwrap_or(1);
     let alpha = a.alpha.or(from_meta.map(|m| m.alpha)).unwrap_or(0.0025);
     if let (Some(m), Some(p)) = (from_meta, &a.from) {
-        if m.seed != seed || m.alpha != alpha {
+        if m.seed != seed {
             return Err(CliError::input(format!(
-                "{}: trained with seed {} and alpha {}; continue with the same (got seed {seed}, \
-                 alpha {alpha})",
+                "{}: trained with seed {}; continue with the same seed (got {seed})",
                 p.display(),
-                m.seed,
-                m.alpha
+                m.seed
             )));
+        }
+        if m.alpha != alpha {
+            // A step-size schedule: the file will record the last alpha, so the weights are
+            // reproduced by the chain of commands, not by one.
+            eprintln!(
+                "note: {} was trained with alpha {}; continuing with alpha {alpha}",
+                p.display(),
+                m.alpha
+            );
         }
     }
     if !(alpha > 0.0 && alpha <= 1.0) {
