@@ -754,6 +754,18 @@ mod tests {
     }
 
     #[test]
+    fn greedy_takes_and_flags_the_65536_merge() {
+        let net = NTuple::new("0,1/4,5".parse().unwrap());
+        let b: Board = "32768 32768 2 4/4 2 4 2/2 4 2 4/. 2 4 2".parse().unwrap();
+        let (d, after, r, v) = greedy(&net, b).unwrap();
+        assert_eq!(b.play(d), Err(crate::MoveError::Overflow));
+        assert_eq!((after, r, v), (b, OVERFLOW, OVERFLOW_REWARD));
+        // A dead board has no greedy move.
+        let dead: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+        assert_eq!(greedy(&net, dead), None);
+    }
+
+    #[test]
     fn merged_value_grows_by_the_reward() {
         let b: Board = "2 2 4 4/8 8 . ./16 . . 16/. . . .".parse().unwrap();
         let m = b.play(Dir::Left).unwrap();
