@@ -281,7 +281,7 @@ struct TrainArgs {
     /// Write --out every N games.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_every: Option<u64>,
-    /// Also keep each checkpoint as FILE.<games>.
+    /// Also keep each checkpoint as `FILE.<games>`.
     #[arg(long, requires = "checkpoint_every")]
     keep_checkpoints: bool,
     /// Continue from this weight file (its games, seed, alpha and shape).
