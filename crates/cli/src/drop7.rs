@@ -1,11 +1,13 @@
 //! `bitarcade drop7 ...`: play, decide, bench, replay, sweep and A/B-test Drop7.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
+use drop7::search::ntuple::{self, Meta, NTuple, NTupleEval};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, Fitted, GameEvent, GameResult,
     NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats,
@@ -74,6 +76,15 @@ enum Drop7Command {
         bitarcade drop7 fit --depth 2 --games 500 --target discount:0.97 --ridge 0.001 --json\n  \
         bitarcade drop7 ab --a fitted:@w.txt --b ready --reveals paired --depth 3 --games 128 --seed 4")]
     Fit(FitArgs),
+    /// Train an n-tuple network (the `ntuple:@FILE` leaf) by TD(0) on afterstates of greedy
+    /// Hardcore games; progress on stderr, the weight file to --out.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 train --games 20000 --seed 1 --alpha 0.01 --out net.d7n\n  \
+        bitarcade drop7 train --games 20000 --seed 1 --alpha 0.01 --from net.d7n --out net2.d7n\n  \
+        bitarcade drop7 train --games 1000 --shape 'rows=0112233 size=65536' --out small.d7n --json\n  \
+        bitarcade drop7 train --games 10000000 --max-seconds 1800 --checkpoint-every 50000 --out big.d7n\n  \
+        bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
+    Train(TrainArgs),
 }
 
 /// The rules and the searcher.
@@ -88,7 +99,7 @@ struct SearchOpts {
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
     /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]`,
     /// `fitted[:W1,..,W33|:@FILE][*SCALE]` (weights as `drop7 fit` writes them, all times
-    /// SCALE) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
+    /// SCALE), `ntuple:@FILE` (a network from `drop7 train`) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
     #[arg(long, default_value = "ready")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
@@ -331,6 +342,7 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Sweep(a) => sweep(a),
         Drop7Command::Ab(a) => ab(a),
         Drop7Command::Fit(a) => fit(a),
+        Drop7Command::Train(a) => train(a),
     }
 }
 
@@ -410,6 +422,8 @@ enum EvalChoice {
     Pressure(Pressure),
     /// The weights and the label they were given by.
     Fitted(Box<Fitted>, String),
+    /// An n-tuple network and the label it was given by.
+    NTuple(NTupleEval, String),
     Points,
 }
 
@@ -495,6 +509,13 @@ impl EvalChoice {
         if s.starts_with("fitted") {
             return Ok(EvalChoice::Fitted(Box::new(parse_fitted(flag, s)?), s.to_string()));
         }
+        if let Some(rest) = s.strip_prefix("ntuple") {
+            let Some(file) = rest.strip_prefix(":@") else {
+                return Err(bad("use ntuple:@FILE (a weight file from `drop7 train`)"));
+            };
+            let (net, _) = read_net(flag, std::path::Path::new(file))?;
+            return Ok(EvalChoice::NTuple(NTupleEval(Arc::new(net)), s.to_string()));
+        }
         match s.split_once(':') {
             None if s == "points" => Ok(EvalChoice::Points),
             None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
@@ -530,7 +551,7 @@ impl EvalChoice {
                 })
             }
             _ => {
-                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7], fitted[:W1,..,W33|:@FILE][*SCALE] or points"))
+                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7], fitted[:W1,..,W33|:@FILE][*SCALE], ntuple:@FILE or points"))
             }
         }
     }
@@ -539,6 +560,7 @@ impl EvalChoice {
         match self {
             EvalChoice::Points => "points".into(),
             EvalChoice::Fitted(_, label) => label.clone(),
+            EvalChoice::NTuple(_, label) => label.clone(),
             EvalChoice::Crowding(c) => {
                 format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
             }
@@ -634,6 +656,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
         EvalChoice::Ready(r) => with_table(*r, table, bits, job),
         EvalChoice::Pressure(p) => with_table(*p, table, bits, job),
         EvalChoice::Fitted(f, _) => with_table(**f, table, bits, job),
+        EvalChoice::NTuple(n, _) => with_table(n.clone(), table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }
@@ -1806,5 +1829,157 @@ fn fit(a: FitArgs) -> CliResult {
         print!("{text}");
     }
     println!("harvest: {} games in {secs:.1} s", a.games);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// train
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// Training games to play in this run (game i of the file's history uses the stream
+    /// `sub_seed(S, i)`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Step size per weight (each update adds `alpha * error` to the 15 weights read).
+    #[arg(long, default_value_t = 0.005)]
+    alpha: f32,
+    /// The weight file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Continue from this weight file (its shape, its games count, the same --seed): N
+    /// games, then M more `--from` the result, give the same bytes as N + M games.
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// The network's shape for a new file: `standard` (= `rows=0112233 size=10485760`,
+    /// 252 MB) or `rows=DDDDDDD size=N` (row classes bottom first, entries per table).
+    #[arg(long, default_value = "standard")]
+    shape: String,
+    /// Write --out every N games as well as at the end (0: only at the end).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    checkpoint_every: u64,
+    /// Stop after the game running when this many seconds have passed (the file records
+    /// the games actually played; a run stopped by the clock is not reproducible by
+    /// --games alone, but is by `--games <recorded count>`).
+    #[arg(long, value_name = "S")]
+    max_seconds: Option<f64>,
+    /// Print a progress line every N games (mean score of those N games, games/s, moves/s).
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    report_every: u64,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+/// Reads and checks a weight file; errors name the flag and the file (exit 2).
+fn read_net(flag: &str, path: &Path) -> CliResult<(NTuple, Meta)> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{flag}: cannot read {}: {e}", path.display())))?;
+    ntuple::decode(&bytes).map_err(|e| CliError::input(format!("{flag} {}: {e}", path.display())))
+}
+
+fn write_net(path: &Path, net: &NTuple, meta: &Meta) -> CliResult {
+    std::fs::write(path, ntuple::encode(net, meta))
+        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
+}
+
+#[derive(Serialize)]
+struct TrainWindow {
+    /// Games in the file when the window ended.
+    games: u64,
+    mean_score: f64,
+    mean_moves: f64,
+}
+
+fn train(a: TrainArgs) -> CliResult {
+    if !(a.alpha.is_finite() && a.alpha > 0.0) {
+        return Err(CliError::input(format!("--alpha {}: must be a positive number", a.alpha)));
+    }
+    let rules = Rules::new(Mode::Hardcore);
+    let (mut net, first) = match &a.from {
+        Some(path) => {
+            let (net, meta) = read_net("--from", path)?;
+            if meta.seed != a.seed.seed {
+                return Err(CliError::input(format!(
+                    "--from {}: trained with seed {}; continue it with --seed {}",
+                    path.display(),
+                    meta.seed,
+                    meta.seed
+                )));
+            }
+            (net, meta.games)
+        }
+        None => {
+            let shape: ntuple::Shape = a
+                .shape
+                .parse()
+                .map_err(|e| CliError::input(format!("--shape {:?}: {e}", a.shape)))?;
+            (NTuple::new(shape), 0)
+        }
+    };
+    let start = Instant::now();
+    let mut played = 0u64;
+    let mut moves = 0u64;
+    let (mut win_score, mut win_moves, mut win_games) = (0u64, 0u64, 0u64);
+    let mut win_start = Instant::now();
+    let mut windows = Vec::new();
+    let meta = |played: u64| Meta { games: first + played, seed: a.seed.seed, alpha: a.alpha };
+    while played < a.games {
+        if a.max_seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s) {
+            break;
+        }
+        let seed = bits::rng::sub_seed(a.seed.seed, first + played);
+        let g = ntuple::train_game(&mut net, &rules, seed, a.alpha);
+        played += 1;
+        moves += g.moves;
+        win_score += g.score;
+        win_moves += g.moves;
+        win_games += 1;
+        if win_games == a.report_every || played == a.games {
+            let secs = win_start.elapsed().as_secs_f64().max(1e-9);
+            let w = TrainWindow {
+                games: first + played,
+                mean_score: win_score as f64 / win_games as f64,
+                mean_moves: win_moves as f64 / win_games as f64,
+            };
+            eprintln!(
+                "train: {} games, last {} mean score {:.0} ({:.0} moves), {:.0} games/s, {:.0} moves/s",
+                w.games,
+                win_games,
+                w.mean_score,
+                w.mean_moves,
+                win_games as f64 / secs,
+                win_moves as f64 / secs
+            );
+            windows.push(w);
+            (win_score, win_moves, win_games) = (0, 0, 0);
+            win_start = Instant::now();
+        }
+        if a.checkpoint_every > 0 && played % a.checkpoint_every == 0 && played < a.games {
+            write_net(&a.out, &net, &meta(played))?;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    write_net(&a.out, &net, &meta(played))?;
+    let report = serde_json::json!({
+        "out": a.out.display().to_string(), "shape": net.shape().to_string(),
+        "games_this_run": played, "games_total": first + played, "seed": a.seed.seed,
+        "alpha": a.alpha, "moves": moves, "seconds": secs,
+        "moves_per_second": moves as f64 / secs.max(1e-9), "fingerprint": format!("{:016x}", net.fingerprint()),
+        "windows": windows,
+    });
+    if a.json.json {
+        return print_json(&report);
+    }
+    println!(
+        "trained {played} games ({} in all, seed {}, alpha {}) in {secs:.1} s: {moves} moves, {:.0} moves/s; wrote {} ({})",
+        first + played,
+        a.seed.seed,
+        a.alpha,
+        moves as f64 / secs.max(1e-9),
+        a.out.display(),
+        net.shape()
+    );
     Ok(())
 }

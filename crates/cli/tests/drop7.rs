@@ -256,3 +256,81 @@ fn fit_writes_weights_that_fitted_reads_and_bad_weights_exit_2() {
     assert!(one["fits"][0]["mean_target"].as_f64().unwrap().abs() < 1e-6);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn train_is_deterministic_resumable_and_its_file_plays() {
+    let dir = std::env::temp_dir().join(format!("drop7-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (all, half, rest, again) =
+        (path("all.d7n"), path("half.d7n"), path("rest.d7n"), path("again.d7n"));
+    let train = |games: &str, out: &str, from: Option<&str>| {
+        let mut args = vec!["drop7", "train", "--games", games, "--seed", "3", "--alpha", "0.02"];
+        args.extend(["--shape", "rows=0111222 size=4099", "--out", out, "--json"]);
+        if let Some(f) = from {
+            args.extend(["--from", f]);
+        }
+        json(&bitarcade(&args))
+    };
+    let a = train("60", &all, None);
+    assert_eq!(a["games_total"], 60);
+    train("60", &again, None);
+    train("25", &half, None);
+    let r = train("35", &rest, Some(&half));
+    assert_eq!(r["games_total"], 60);
+    let bytes = std::fs::read(&all).unwrap();
+    assert_eq!(bytes, std::fs::read(&again).unwrap(), "same arguments, same bytes");
+    assert_eq!(bytes, std::fs::read(&rest).unwrap(), "25 then 35 --from equals 60");
+    // The file is a leaf evaluator for play and ab.
+    let eval = format!("ntuple:@{all}");
+    let play = |j: &str| {
+        json(&bitarcade(&[
+            "drop7", "play", "--eval", &eval, "--depth", "2", "--games", "2", "--seed", "4", "-j",
+            j, "--json",
+        ]))
+    };
+    assert_eq!(games(&play("1")), games(&play("2")));
+    let ab = json(&bitarcade(&[
+        "drop7", "ab", "--a", &eval, "--b", "ready", "--depth", "1", "--games", "4", "--json",
+    ]));
+    assert_eq!(ab["a"], eval.as_str());
+    // Bad files and flags: one line, exit 2.
+    let mut broken = bytes.clone();
+    let n = broken.len();
+    broken[n - 20] ^= 0x40;
+    std::fs::write(path("broken.d7n"), &broken).unwrap();
+    std::fs::write(path("short.d7n"), &bytes[..40]).unwrap();
+    std::fs::write(path("text.d7n"), "hello").unwrap();
+    for (file, what) in
+        [("broken.d7n", "checksum"), ("short.d7n", "truncated"), ("text.d7n", "magic")]
+    {
+        let out = bitarcade(&["drop7", "play", "--eval", &format!("ntuple:@{}", path(file))]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(what) && err.contains(file), "{err}");
+    }
+    let seed_mismatch = bitarcade(&[
+        "drop7",
+        "train",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+        "--from",
+        &all,
+        "--out",
+        &path("x.d7n"),
+    ]);
+    assert_eq!(seed_mismatch.status.code(), Some(2));
+    for bad in [
+        &["--shape", "rows=0123 size=9"][..],
+        &["--alpha", "-1"],
+        &["--shape", "rows=0112233 size=0"],
+    ] {
+        let mut args = vec!["drop7", "train", "--games", "1", "--out", &again];
+        args.extend_from_slice(bad);
+        assert_eq!(bitarcade(&args).status.code(), Some(2), "{bad:?}");
+    }
+    assert_eq!(bitarcade(&["drop7", "play", "--eval", "ntuple"]).status.code(), Some(2));
+}

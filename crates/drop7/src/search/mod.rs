@@ -28,6 +28,7 @@
 
 pub mod eval;
 pub mod fit;
+pub mod ntuple;
 pub mod table;
 
 use bits::rng::SplitMix64;
@@ -36,6 +37,7 @@ use crate::board::{Board, Disc, Position, SIZE};
 use crate::engine::{Draws, Mode, RandomDraws, Recording, Rules};
 use crate::trace::GameRecord;
 pub use eval::{Crowding, Evaluator, Fitted, Options, PointsOnly, Pressure, Ready, Shape};
+pub use ntuple::{NTuple, NTupleEval};
 pub use table::{Direct, Key, LeafCache, NoTable, SetAssoc, Table};
 
 /// How chance nodes weigh the next disc.

@@ -1,0 +1,721 @@
+//! An n-tuple network leaf: the expected future points of an afterstate, learned by TD(0).
+//!
+//! # Implementation notes
+//!
+//! ```text
+//!   one board, 15 weights read:
+//!
+//!   row 6  . . . . . . .   -> R[class 6][canon(row 6)]      canon(x) = min(x, mirror(x)),
+//!   row 5  . . 3 . . . .   -> R[class 5][canon(row 5)]      a row read as a 7-digit base-10
+//!   ...                                                     number (cell codes 0-9), the
+//!   row 0  # # # # # # #   -> R[class 0][canon(row 0)]      mirror read right to left
+//!          | | | | | | |
+//!          C C C C C C C   -> C[column as a 7-digit base-10 number, bottom cell first]
+//!   heights h0..h6, drops left d -> P[(min(d,5) - 1) * 2^21 + canon(h0 | h1 << 3 | ..)]
+//!
+//!   value = sum_c C[col c] + sum_r R[class(r)][row r] + P[profile]   (f32 weights, f64 sum)
+//! ```
+//!
+//! Why these tuples: a disc pops when its value equals the length of its row's run or its
+//! column's height, so the units that decide pops are whole rows and whole columns; a 7-cell
+//! tuple sees every run and every height exactly, where 4- or 5-cell windows would have to
+//! guess them from overlapping fragments. Cells keep all ten codes (empty, 1-7, solid and
+//! cracked gray: a cracked gray is one hit from a reveal). A 7-cell tuple at 4 bits a cell would
+//! be 2^28 entries, so rows and columns are indexed in base 10 (10^7 entries, 40 MB). Columns
+//! share one table (which column a stack stands in is the rows' business), so it is mirror
+//! symmetric by construction; rows are grouped in classes by height (default `0|12|34|56`:
+//! the bottom row is mostly grays, the top rows are only occupied on a crowded board), and
+//! share weights under the left-right mirror through `canon`. The profile tuple holds the seven
+//! heights (3 bits each) with the drops left before the next rise (1 to 5+): the rise urgency
+//! that decides whether a tall column kills, which the other tuples cannot see.
+//!
+//! - Sizes: each table has `size` entries (default [`Shape::FULL`] = 5 * 2^21 =
+//!   10,485,760, enough for every index: exact). A smaller `size` folds the index modulo
+//!   `size` (hash collisions; for tests and pilots). Default network: 6 tables, 252 MB of f32.
+//! - Fast path ([`Shape::slots`]): each column word is spread by one PDEP into seven byte
+//!   lanes (`bits::pdep_u64(w, 0x0F0F..0F)`, byte `r` = the cell of row `r`), so two columns
+//!   combine as `lo + 10 * hi` in every lane at once (at most 99, no carry): four such pair
+//!   words give all seven rows' base-10 indices, four more their mirrors. Columns use a 256-entry
+//!   byte-to-base-100 table. [`Shape::slots_reference`] computes the same indices from the
+//!   `[row][col]` grid with plain loops; the gate test checks they agree on every visited state.
+//! - Values are in points, like the paths the search adds them to: the value of an
+//!   afterstate is an estimate of the points the game will still score from it (0 once the game
+//!   is over), so `Searcher::death` (1,000,000) stays a penalty well below any value.
+//!
+//! # Training
+//! [`train_game`] is TD(0) on afterstates (Szubert & Jaskowski 2014, as in `twenty48`): the
+//! afterstate is the position after the drop, its cascades and any rise, before the next disc
+//! is dealt. The policy is greedy on `points + V(afterstate)` over the open columns, each
+//! candidate played with the search's own reveal stream ([`SearchDraws::for_move`]), never the
+//! game's: training does not peek either. The chosen column is then played on the real stream
+//! and the previous afterstate's value moves towards `points + V(real afterstate)` (towards the
+//! points alone when the move ends the game), `alpha * error` added to each of its 15 weights.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use super::{Evaluator, SearchDraws};
+use crate::board::{col_height, Board, EMPTY, SIZE};
+use crate::engine::{RandomDraws, Rules};
+use crate::Position;
+
+/// Number of weights one value reads: 7 columns, 7 rows, the profile.
+pub const SLOTS: usize = 2 * SIZE + 1;
+
+/// `BYTE100[b]`: the two nibbles of `b` as a base-10 number, low nibble the units.
+const BYTE100: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u32 & 0xF) + 10 * (b as u32 >> 4);
+        b += 1;
+    }
+    t
+};
+
+/// The tuple layout of a network: the row classes and the entries per table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    row_class: [u8; SIZE],
+    size: u32,
+}
+
+impl Shape {
+    /// Entries per table that index every tuple exactly (the profile's range, the largest).
+    pub const FULL: u32 = 5 << 21;
+
+    /// The default network: row classes `0|12|34|56`, exact tables (252 MB).
+    pub fn standard() -> Shape {
+        Shape { row_class: [0, 1, 1, 2, 2, 3, 3], size: Shape::FULL }
+    }
+
+    /// A shape from the class of each row (bottom first; classes numbered from 0 in order of
+    /// first appearance, each used) and the entries per table (1 to [`Shape::FULL`]).
+    pub fn new(row_class: [u8; SIZE], size: u32) -> Result<Shape, String> {
+        if size == 0 || size > Shape::FULL {
+            return Err(format!("size {size}: a table has 1 to {} entries", Shape::FULL));
+        }
+        let mut next = 0u8;
+        for (r, &k) in row_class.iter().enumerate() {
+            if k > next {
+                return Err(format!(
+                    "row {r} has class {k}: classes are numbered 0, 1, .. in order of first use"
+                ));
+            }
+            if k == next {
+                next += 1;
+            }
+        }
+        Ok(Shape { row_class, size })
+    }
+
+    /// The class of each row, bottom first.
+    pub fn row_class(&self) -> [u8; SIZE] {
+        self.row_class
+    }
+
+    /// Entries per table.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// Row tables (the number of classes).
+    pub fn row_tables(&self) -> usize {
+        usize::from(*self.row_class.iter().max().expect("7 rows")) + 1
+    }
+
+    /// Tables: the column table, the row tables, the profile table.
+    pub fn tables(&self) -> usize {
+        self.row_tables() + 2
+    }
+
+    /// Weights in all.
+    pub fn weights(&self) -> usize {
+        self.tables() * self.size as usize
+    }
+
+    #[inline]
+    fn fold(&self, raw: u32) -> usize {
+        (if raw < self.size { raw } else { raw % self.size }) as usize
+    }
+
+    /// The positions in [`NTuple::weights`] a value reads, in summation order:
+    /// columns 0-6, rows 0-6, the profile.
+    #[inline]
+    pub fn slots(&self, board: &Board, drops_left: u32) -> [usize; SLOTS] {
+        const SPREAD: u64 = 0x000F_0F0F_0F0F_0F0F;
+        let cols = board.cols();
+        let size = self.size as usize;
+        let mut out = [0usize; SLOTS];
+        let mut t = [0u64; SIZE];
+        let (mut prof, mut prof_rev) = (0u32, 0u32);
+        for c in 0..SIZE {
+            let w = cols[c];
+            t[c] = bits::pdep_u64(u64::from(w), SPREAD);
+            let raw = BYTE100[(w & 0xFF) as usize]
+                + 100 * BYTE100[(w >> 8 & 0xFF) as usize]
+                + 10_000 * BYTE100[(w >> 16 & 0xFF) as usize]
+                + 1_000_000 * (w >> 24);
+            out[c] = self.fold(raw);
+            let h = col_height(w);
+            prof |= h << (3 * c);
+            prof_rev |= h << (3 * (SIZE - 1 - c));
+        }
+        let fwd = [t[0] + 10 * t[1], t[2] + 10 * t[3], t[4] + 10 * t[5], t[6]];
+        let rev = [t[6] + 10 * t[5], t[4] + 10 * t[3], t[2] + 10 * t[1], t[0]];
+        let lane = |x: u64, r: usize| (x >> (8 * r)) as u32 & 0xFF;
+        for r in 0..SIZE {
+            let a = lane(fwd[0], r)
+                + 100 * lane(fwd[1], r)
+                + 10_000 * lane(fwd[2], r)
+                + 1_000_000 * lane(fwd[3], r);
+            let b = lane(rev[0], r)
+                + 100 * lane(rev[1], r)
+                + 10_000 * lane(rev[2], r)
+                + 1_000_000 * lane(rev[3], r);
+            let table = 1 + usize::from(self.row_class[r]);
+            out[SIZE + r] = table * size + self.fold(a.min(b));
+        }
+        let d = drops_left.clamp(1, 5) - 1;
+        let table = 1 + self.row_tables();
+        out[2 * SIZE] = table * size + self.fold((d << 21) | prof.min(prof_rev));
+        out
+    }
+
+    /// [`slots`](Self::slots) computed plainly from `grid[row][col]` (row 0 at the bottom).
+    #[allow(clippy::needless_range_loop)] // index loops keep the reference plain
+    pub fn slots_reference(&self, grid: &[[u8; SIZE]; SIZE], drops_left: u32) -> Vec<usize> {
+        let size = self.size as usize;
+        let mut out = Vec::new();
+        let mut heights = [0u32; SIZE];
+        for (c, h) in heights.iter_mut().enumerate() {
+            let mut raw = 0u64;
+            for (r, row) in grid.iter().enumerate() {
+                raw += u64::from(row[c]) * 10u64.pow(r as u32);
+            }
+            out.push((raw % size as u64) as usize);
+            *h = grid.iter().take_while(|row| row[c] != EMPTY).count() as u32;
+        }
+        for (r, row) in grid.iter().enumerate() {
+            let mut fwd = 0u64;
+            let mut rev = 0u64;
+            for c in 0..SIZE {
+                fwd += u64::from(row[c]) * 10u64.pow(c as u32);
+                rev += u64::from(row[c]) * 10u64.pow((SIZE - 1 - c) as u32);
+            }
+            let table = 1 + usize::from(self.row_class[r]);
+            out.push(table * size + (fwd.min(rev) % size as u64) as usize);
+        }
+        let mut fwd = 0u64;
+        let mut rev = 0u64;
+        for c in 0..SIZE {
+            fwd += u64::from(heights[c]) * 8u64.pow(c as u32);
+            rev += u64::from(heights[c]) * 8u64.pow((SIZE - 1 - c) as u32);
+        }
+        let d = u64::from(drops_left.clamp(1, 5)) - 1;
+        let raw = d * (1 << 21) + fwd.min(rev);
+        out.push((1 + self.row_tables()) * size + (raw % size as u64) as usize);
+        out
+    }
+}
+
+/// `rows=0112233 size=10485760`.
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("rows=")?;
+        for k in self.row_class {
+            write!(f, "{k}")?;
+        }
+        write!(f, " size={}", self.size)
+    }
+}
+
+impl FromStr for Shape {
+    type Err = String;
+
+    /// `rows=DDDDDDD size=N` (seven class digits, bottom row first), or `standard`.
+    fn from_str(s: &str) -> Result<Shape, String> {
+        if s.trim() == "standard" {
+            return Ok(Shape::standard());
+        }
+        let (mut rows, mut size) = (None, None);
+        for tok in s.split_whitespace() {
+            match tok.split_once('=') {
+                Some(("rows", v)) => {
+                    let d: Vec<u8> = v.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+                    if d.len() != SIZE || d.iter().any(|&x| x > 6) {
+                        return Err(format!("{tok:?}: rows= takes 7 class digits 0-6"));
+                    }
+                    rows = Some([d[0], d[1], d[2], d[3], d[4], d[5], d[6]]);
+                }
+                Some(("size", v)) => {
+                    size = Some(v.parse::<u32>().map_err(|_| format!("{tok:?}: not a size"))?)
+                }
+                _ => return Err(format!("{tok:?}: expected rows=DDDDDDD or size=N")),
+            }
+        }
+        Shape::new(rows.ok_or("missing rows=DDDDDDD")?, size.ok_or("missing size=N")?)
+    }
+}
+
+/// An n-tuple network over Drop7 afterstates (see the [module docs](self)).
+#[derive(Clone, PartialEq)]
+pub struct NTuple {
+    shape: Shape,
+    weights: Vec<f32>,
+}
+
+impl fmt::Debug for NTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NTuple({}, {} weights)", self.shape, self.weights.len())
+    }
+}
+
+impl NTuple {
+    /// A network with every weight 0.
+    pub fn new(shape: Shape) -> NTuple {
+        NTuple { shape, weights: vec![0.0; shape.weights()] }
+    }
+
+    /// A network of `shape` with the given weights (table after table), if there are
+    /// [`Shape::weights`] of them.
+    pub fn from_weights(shape: Shape, weights: Vec<f32>) -> Option<NTuple> {
+        (weights.len() == shape.weights()).then_some(NTuple { shape, weights })
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// All weights, table after table (columns, row classes, profile).
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// The value of a board with `drops_left` drops before the rise: its 15 weights summed in
+    /// slot order, in `f64`.
+    #[inline]
+    pub fn value(&self, board: &Board, drops_left: u32) -> f64 {
+        let mut v = 0.0;
+        for s in self.shape.slots(board, drops_left) {
+            v += f64::from(self.weights[s]);
+        }
+        v
+    }
+
+    /// Adds `delta` to each of the 15 weights [`value`](Self::value) reads (a slot read twice
+    /// gets it twice).
+    #[inline]
+    pub fn update(&mut self, board: &Board, drops_left: u32, delta: f32) {
+        for s in self.shape.slots(board, drops_left) {
+            self.weights[s] += delta;
+        }
+    }
+
+    /// A fingerprint of the weights (FNV-1a of their bytes), for tests and reports.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        for w in &self.weights {
+            h.write(&w.to_le_bytes());
+        }
+        h.finish()
+    }
+}
+
+/// The network as a leaf [`Evaluator`] (`ntuple`): shared, so a batch of games clones a
+/// pointer, not 252 MB.
+#[derive(Clone, Debug)]
+pub struct NTupleEval(pub Arc<NTuple>);
+
+impl Evaluator for NTupleEval {
+    fn name(&self) -> &'static str {
+        "ntuple"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, _level: u32, drops_left: u32) -> f64 {
+        self.0.value(board, drops_left)
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], _level: u32, drops_left: u32) -> f64 {
+        let mut v = 0.0;
+        for s in self.0.shape.slots_reference(grid, drops_left) {
+            v += f64::from(self.0.weights[s]);
+        }
+        v
+    }
+}
+
+/// What one game played by [`train_game`] or [`greedy_game`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// Final score.
+    pub score: u64,
+    /// Moves played.
+    pub moves: u64,
+}
+
+/// The greedy column for `pos` under `net`: the open column with the largest
+/// `points + V(afterstate)` (the points alone if the move ends the game), each column played
+/// with the search's reveal stream [`SearchDraws::for_move`]; the lowest column on ties.
+/// Returns the column, the afterstate and whether any gray was revealed. `None` if no
+/// column is open.
+#[inline]
+pub fn greedy(net: &NTuple, rules: &Rules, pos: &Position) -> Option<(usize, Position, bool)> {
+    let mut best: Option<(usize, Position, bool, f64)> = None;
+    for c in 0..SIZE {
+        if !pos.board.can_drop(c) {
+            continue;
+        }
+        let mut child = *pos;
+        let mut draws = SearchDraws::for_move(&pos.board, c, pos.next);
+        let turn = child.drop_and_resolve(rules, c, &mut draws);
+        let v = turn.points as f64
+            + if child.over { 0.0 } else { net.value(&child.board, child.drops_left) };
+        if best.as_ref().is_none_or(|b| v > b.3) {
+            best = Some((c, child, draws.count > 0, v));
+        }
+    }
+    best.map(|(c, child, revealed, _)| (c, child, revealed))
+}
+
+/// Plays the chosen column on the real stream: the candidate afterstate itself when the move
+/// revealed nothing (the engine is deterministic in the board and the reveals).
+#[inline]
+fn play_real(
+    rules: &Rules,
+    pos: &Position,
+    choice: (usize, Position, bool),
+    draws: &mut RandomDraws,
+) -> Position {
+    let (col, child, revealed) = choice;
+    if !revealed {
+        return child;
+    }
+    let mut real = *pos;
+    real.drop_and_resolve(rules, col, draws);
+    real
+}
+
+/// Plays one training game from `seed` (the stream of [`RandomDraws::new`], Hardcore's
+/// opening with `Rules::new(Mode::Hardcore)`) greedily ([`greedy`]) and learns from it by
+/// TD(0) on afterstates with step `alpha` per weight (see the [module docs](self)).
+/// Deterministic: same network, rules, seed and alpha, same result.
+pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> GameOutcome {
+    let mut draws = RandomDraws::new(rules, seed);
+    let mut pos = Position::new_game(rules, &mut draws);
+    let mut prev: Option<(Board, u32)> = None;
+    let mut moves = 0;
+    while let Some(choice) = greedy(net, rules, &pos) {
+        let after = play_real(rules, &pos, choice, &mut draws);
+        moves += 1;
+        let points = (after.score - pos.score) as f64;
+        let target =
+            points + if after.over { 0.0 } else { net.value(&after.board, after.drops_left) };
+        if let Some((b, d)) = prev {
+            let err = target - net.value(&b, d);
+            net.update(&b, d, alpha * err as f32);
+        }
+        pos = after;
+        if pos.over {
+            break;
+        }
+        prev = Some((pos.board, pos.drops_left));
+        pos.next = crate::engine::Draws::next_disc(&mut draws);
+    }
+    GameOutcome { score: pos.score, moves }
+}
+
+/// Plays one game from `seed` greedily under `net` without learning (1-ply, fair).
+pub fn greedy_game(net: &NTuple, rules: &Rules, seed: u64, max_moves: u64) -> GameOutcome {
+    let mut draws = RandomDraws::new(rules, seed);
+    let mut pos = Position::new_game(rules, &mut draws);
+    let mut moves = 0;
+    while moves < max_moves {
+        let Some(choice) = greedy(net, rules, &pos) else { break };
+        pos = play_real(rules, &pos, choice, &mut draws);
+        moves += 1;
+        if pos.over {
+            break;
+        }
+        pos.next = crate::engine::Draws::next_disc(&mut draws);
+    }
+    GameOutcome { score: pos.score, moves }
+}
+
+/// FNV-1a, 64 bits: the weight file's checksum.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv(u64);
+
+impl Fnv {
+    /// The offset basis.
+    pub fn new() -> Fnv {
+        Fnv(0xCBF2_9CE4_8422_2325)
+    }
+
+    /// Hashes more bytes.
+    #[inline]
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    /// The hash so far.
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
+    }
+}
+
+/// How a weight file's weights were made.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Meta {
+    /// Training games played in all (game `i` uses the stream `sub_seed(seed, i)`).
+    pub games: u64,
+    /// The training seed.
+    pub seed: u64,
+    /// The step size per weight of the last run that trained the file.
+    pub alpha: f32,
+}
+
+/// The first 8 bytes of a weight file.
+pub const MAGIC: [u8; 8] = *b"BD7NTUPL";
+
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Why bytes are not a weight file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// The file does not start with [`MAGIC`].
+    Magic,
+    /// A version this code does not read.
+    Version(u32),
+    /// The file ends inside the part named.
+    Truncated {
+        /// What was being read.
+        part: &'static str,
+        /// Bytes the file has.
+        len: usize,
+    },
+    /// The header's shape is not valid.
+    Shape(String),
+    /// The file's length does not match its shape.
+    Length {
+        /// Bytes the shape needs.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The checksum at the end does not match the contents.
+    Checksum {
+        /// Stored.
+        stored: u64,
+        /// Computed.
+        computed: u64,
+    },
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Magic => write!(f, "not a Drop7 n-tuple weight file (bad magic)"),
+            FileError::Version(v) => {
+                write!(f, "weight file version {v} (this program reads {VERSION})")
+            }
+            FileError::Truncated { part, len } => {
+                write!(f, "truncated: the file ends inside the {part} ({len} bytes)")
+            }
+            FileError::Shape(e) => write!(f, "bad shape in the header: {e}"),
+            FileError::Length { expected, found } => write!(
+                f,
+                "truncated or padded: the shape needs {expected} bytes, the file has {found}"
+            ),
+            FileError::Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// The weight file of `net`:
+///
+/// ```text
+///   magic "BD7NTUPL" (8) | version u32 | shape text length u32 | shape text (UTF-8,
+///   `rows=0112233 size=10485760`) | games u64 | seed u64 | alpha f32
+///   | weights f32: the column table, the row tables by class, the profile table, `size` each
+///   | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// All numbers little-endian.
+pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
+    let shape = net.shape.to_string();
+    let mut out = Vec::with_capacity(64 + shape.len() + 4 * net.weights.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(shape.len() as u32).to_le_bytes());
+    out.extend_from_slice(shape.as_bytes());
+    out.extend_from_slice(&meta.games.to_le_bytes());
+    out.extend_from_slice(&meta.seed.to_le_bytes());
+    out.extend_from_slice(&meta.alpha.to_le_bytes());
+    for w in &net.weights {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    let mut h = Fnv::new();
+    h.write(&out);
+    out.extend_from_slice(&h.finish().to_le_bytes());
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], FileError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(FileError::Truncated { part, len: self.bytes.len() })?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self, part: &'static str) -> Result<u32, FileError> {
+        Ok(u32::from_le_bytes(self.take(4, part)?.try_into().expect("4 bytes")))
+    }
+
+    fn u64(&mut self, part: &'static str) -> Result<u64, FileError> {
+        Ok(u64::from_le_bytes(self.take(8, part)?.try_into().expect("8 bytes")))
+    }
+}
+
+/// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
+/// checksum.
+pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
+        return Err(FileError::Magic);
+    }
+    let version = r.u32("header")?;
+    if version != VERSION {
+        return Err(FileError::Version(version));
+    }
+    let len = r.u32("header")? as usize;
+    if len > 256 {
+        return Err(FileError::Shape(format!("shape text of {len} bytes")));
+    }
+    let text = std::str::from_utf8(r.take(len, "header")?)
+        .map_err(|_| FileError::Shape("shape text is not UTF-8".into()))?;
+    let shape: Shape = text.parse().map_err(FileError::Shape)?;
+    let games = r.u64("header")?;
+    let seed = r.u64("header")?;
+    let alpha = f32::from_bits(r.u32("header")?);
+    let expected = r.at + 4 * shape.weights() + 8;
+    if bytes.len() != expected {
+        return Err(FileError::Length { expected, found: bytes.len() });
+    }
+    let body = &bytes[..bytes.len() - 8];
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    let mut h = Fnv::new();
+    h.write(body);
+    if h.finish() != stored {
+        return Err(FileError::Checksum { stored, computed: h.finish() });
+    }
+    let weights = bytes[r.at..bytes.len() - 8]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    Ok((NTuple { shape, weights }, Meta { games, seed, alpha }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Mode;
+
+    fn odd_net(shape: Shape) -> NTuple {
+        let mut net = NTuple::new(shape);
+        for (i, w) in net.weights.iter_mut().enumerate() {
+            *w = ((i as u64).wrapping_mul(0x9E37_79B9) % 2001) as f32 - 1000.25;
+        }
+        net
+    }
+
+    #[test]
+    fn shape_text_round_trips_and_checks() {
+        let s = Shape::standard();
+        assert_eq!(s.to_string(), "rows=0112233 size=10485760");
+        assert_eq!(s.to_string().parse::<Shape>().unwrap(), s);
+        assert_eq!(s.tables(), 6);
+        assert!("rows=0211233 size=10".parse::<Shape>().is_err());
+        assert!("rows=0112233 size=0".parse::<Shape>().is_err());
+        assert!("rows=011223 size=10".parse::<Shape>().is_err());
+        assert!("rows=0112233".parse::<Shape>().is_err());
+    }
+
+    #[test]
+    fn mirrored_boards_read_the_same_weights() {
+        let net = odd_net(Shape::new([0, 1, 1, 2, 2, 3, 3], 1 << 20).unwrap());
+        let b: Board = "......./......./..6..../..x..../..#4.../3#6#4#5/#######".parse().unwrap();
+        let mut m = *b.cols();
+        m.reverse();
+        let mb = Board::from_cols(m);
+        let mut s1 = net.shape.slots(&b, 3);
+        let mut s2 = net.shape.slots(&mb, 3);
+        assert_ne!(s1, s2);
+        s1.sort_unstable();
+        s2.sort_unstable();
+        assert_eq!(s1, s2);
+        assert_eq!(net.value(&b, 3).to_bits(), net.value(&mb, 3).to_bits());
+    }
+
+    #[test]
+    fn file_round_trips_and_names_each_defect() {
+        let net = odd_net(Shape::new([0, 0, 0, 0, 1, 1, 1], 97).unwrap());
+        let meta = Meta { games: 12, seed: 7, alpha: 0.25 };
+        let bytes = encode(&net, &meta);
+        let (back, m) = decode(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(m, meta);
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(decode(&bad), Err(FileError::Magic));
+        let mut bad = bytes.clone();
+        bad[8] = 2;
+        assert_eq!(decode(&bad), Err(FileError::Version(2)));
+        let mut bad = bytes.clone();
+        let last = bad.len() - 9;
+        bad[last] ^= 1;
+        assert!(matches!(decode(&bad), Err(FileError::Checksum { .. })));
+        assert!(matches!(decode(&bytes[..bytes.len() - 1]), Err(FileError::Length { .. })));
+        assert!(matches!(decode(&bytes[..20]), Err(FileError::Truncated { .. })));
+    }
+
+    #[test]
+    fn training_is_deterministic_and_resumable() {
+        let rules = Rules::new(Mode::Hardcore);
+        let shape = Shape::new([0, 1, 1, 1, 2, 2, 2], 4093).unwrap();
+        let mut a = NTuple::new(shape);
+        let mut b = NTuple::new(shape);
+        for i in 0..30 {
+            train_game(&mut a, &rules, bits::rng::sub_seed(5, i), 0.01);
+        }
+        for i in 0..30 {
+            train_game(&mut b, &rules, bits::rng::sub_seed(5, i), 0.01);
+        }
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert!(a.weights.iter().any(|&w| w != 0.0));
+    }
+}
