@@ -10,6 +10,7 @@
 //! - [`iter`]: set-bit iterators (`ExactSizeIterator`, `FusedIterator`) and popcount helpers.
 //! - [`mask`]: masks and selection helpers.
 //! - [`stamp`]: a stamp-based visited set that is never cleared between searches.
+//! - [`hash`]: FNV-1a 64 ([`Fnv`]), the checksum of weight files and test signatures.
 //! - [`rng`]: a seeded xoshiro256** generator (seeded through SplitMix64), documented so that
 //!   another program can reproduce our boards and queues from a seed.
 //!
@@ -26,12 +27,14 @@
 //! This is the only bitarcade crate that contains `unsafe`: each block is one intrinsic call
 //! behind a CPU-feature check, with a `// SAFETY:` comment.
 
+pub mod hash;
 pub mod iter;
 pub mod mask;
 pub mod pext;
 pub mod rng;
 pub mod stamp;
 
+pub use hash::Fnv;
 pub use iter::SetBits;
 pub use pext::{pdep_u32, pdep_u64, pext_u32, pext_u64, PextPath};
 pub use rng::Rng;

@@ -337,7 +337,7 @@ struct TrainReport {
 }
 
 fn train(a: TrainArgs) -> CliResult {
-    let (mut net, from_meta) = match &a.from {
+    let (net, from_meta) = match &a.from {
         Some(p) => {
             let (net, meta) = load_network(p)?;
             (Some(net), Some(meta))
@@ -377,7 +377,7 @@ fn train(a: TrainArgs) -> CliResult {
     if !(alpha > 0.0 && alpha <= 1.0) {
         return Err(CliError::input("--alpha must be in (0, 1]"));
     }
-    let mut net = net.take().unwrap_or_else(|| NTuple::new(shape.clone()));
+    let mut net = net.unwrap_or_else(|| NTuple::new(shape.clone()));
     let first = from_meta.map_or(0, |m| m.games);
     let start = Instant::now();
     let mut curve = Vec::new();

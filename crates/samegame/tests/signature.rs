@@ -7,13 +7,11 @@ use samegame::beam::{search, Config, Eval, Goal};
 use samegame::Board;
 
 fn fnv(moves: &[(u8, u8)]) -> u64 {
-    let mut h = 0xCBF2_9CE4_8422_2325u64;
+    let mut h = bits::Fnv::new();
     for &(x, y) in moves {
-        for b in [x, y] {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-        }
+        h.write(&[x, y]);
     }
-    h
+    h.finish()
 }
 
 fn signature() -> String {

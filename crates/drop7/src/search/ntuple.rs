@@ -445,35 +445,8 @@ pub fn greedy_game(net: &NTuple, rules: &Rules, seed: u64, max_moves: u64) -> Ga
     GameOutcome { score: pos.score, moves }
 }
 
-/// FNV-1a, 64 bits: the weight file's checksum.
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv(u64);
-
-impl Fnv {
-    /// The offset basis.
-    pub fn new() -> Fnv {
-        Fnv(0xCBF2_9CE4_8422_2325)
-    }
-
-    /// Hashes more bytes.
-    #[inline]
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-    }
-
-    /// The hash so far.
-    pub fn finish(self) -> u64 {
-        self.0
-    }
-}
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv::new()
-    }
-}
+/// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
+pub use bits::Fnv;
 
 /// How a weight file's weights were made.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
