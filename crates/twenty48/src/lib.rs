@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod board;
 pub mod game;
+pub mod multistage;
 pub mod ntuple;
 pub mod reference;
 pub mod search;

@@ -42,6 +42,7 @@ use bits::Rng;
 
 use crate::board::{Board, Dir};
 use crate::game::{draw_spawn, Status};
+use crate::multistage::{MultiStage, MAX_STAGES};
 use crate::tables::OVERFLOW;
 
 /// The most cells a tuple may have (a 6-tuple table is already 64 MiB of `f32`).
@@ -404,6 +405,13 @@ pub struct TrainGame {
 /// [`OVERFLOW`] (the flag). `None` when no move is legal.
 #[inline]
 pub fn greedy(net: &NTuple, board: Board) -> Option<(Dir, Board, u32, f32)> {
+    greedy_by(board, |b| net.value(b))
+}
+
+/// [`greedy`] with any value of afterstates (the multistage network's, for one): the legal
+/// move with the largest `reward + value(afterstate)`, ties and overflow as in [`greedy`].
+#[inline]
+pub fn greedy_by(board: Board, value: impl Fn(Board) -> f32) -> Option<(Dir, Board, u32, f32)> {
     let mut best: Option<(Dir, Board, u32, f32)> = None;
     for d in Dir::ALL {
         let (nb, s) = board.slide(d);
@@ -412,7 +420,7 @@ pub fn greedy(net: &NTuple, board: Board) -> Option<(Dir, Board, u32, f32)> {
         } else if nb == board {
             continue;
         } else {
-            (d, nb, s, s as f32 + net.value(nb))
+            (d, nb, s, s as f32 + value(nb))
         };
         if best.is_none_or(|b| cand.3 > b.3) {
             best = Some(cand);
@@ -498,8 +506,12 @@ pub struct Meta {
 /// The first 8 bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"B48NTUPL";
 
-/// The format version this code writes and reads.
+/// The format version of a single network ([`encode`]); this code also reads
+/// [`VERSION_STAGES`].
 pub const VERSION: u32 = 1;
+
+/// The format version of a multistage network ([`encode_stages`]).
+pub const VERSION_STAGES: u32 = 2;
 
 /// Why bytes are not a weight file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -531,6 +543,10 @@ pub enum FileError {
         /// Computed.
         computed: u64,
     },
+    /// A stage count outside `1..=MAX_STAGES` (version 2 files).
+    Stages(u32),
+    /// A multistage file where one network was asked for.
+    NotSingle(usize),
     /// The file's shape is not the one asked for.
     ShapeMismatch {
         /// The file's.
@@ -545,7 +561,16 @@ impl fmt::Display for FileError {
         match self {
             FileError::Magic => write!(f, "not a 2048 n-tuple weight file (bad magic)"),
             FileError::Version(v) => {
-                write!(f, "weight file version {v} (this program reads {VERSION})")
+                write!(
+                    f,
+                    "weight file version {v} (this program reads {VERSION} and {VERSION_STAGES})"
+                )
+            }
+            FileError::Stages(n) => {
+                write!(f, "stage count {n} in the header (a network has 1 to {MAX_STAGES} stages)")
+            }
+            FileError::NotSingle(n) => {
+                write!(f, "the file holds a {n}-stage network where one network was expected")
             }
             FileError::Truncated { part, len } => {
                 write!(f, "truncated: the file ends inside the {part} ({len} bytes)")
@@ -623,17 +648,37 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
-/// checksum.
+/// Reads a weight file written by [`encode`] (or a one-stage file of [`encode_stages`]),
+/// checking the magic, version, shape, length and checksum.
 pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
+    let (net, mut metas) = decode_stages(bytes)?;
+    if net.count() != 1 {
+        return Err(FileError::NotSingle(net.count()));
+    }
+    let meta = metas.pop().expect("one stage, one meta");
+    Ok((net.into_stages().pop().expect("one stage"), meta))
+}
+
+/// Reads a weight file of either version: a version-1 file ([`encode`]) is a one-stage
+/// network. Checks the magic, version, stage count, shape, length and checksum; the metas
+/// are one per stage.
+pub fn decode_stages(bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), FileError> {
     let mut r = Reader { bytes, at: 0 };
     if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
         return Err(FileError::Magic);
     }
     let version = r.u32("header")?;
-    if version != VERSION {
-        return Err(FileError::Version(version));
-    }
+    let stages = match version {
+        VERSION => 1,
+        VERSION_STAGES => {
+            let n = r.u32("header")?;
+            if n == 0 || n as usize > MAX_STAGES {
+                return Err(FileError::Stages(n));
+            }
+            n as usize
+        }
+        v => return Err(FileError::Version(v)),
+    };
     let count = r.u32("header")?;
     if count == 0 || count > 64 {
         return Err(FileError::Shape(ShapeError::Size { tuple: 0, cells: count as usize }));
@@ -647,10 +692,14 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
         tuples.push(r.take(k, "header")?.to_vec());
     }
     let shape = Shape::new(tuples).map_err(FileError::Shape)?;
-    let games = r.u64("header")?;
-    let seed = r.u64("header")?;
-    let alpha = f32::from_bits(r.u32("header")?);
-    let expected = r.at + 4 * shape.weights() + 8;
+    let mut metas = Vec::with_capacity(stages);
+    for _ in 0..stages {
+        let games = r.u64("header")?;
+        let seed = r.u64("header")?;
+        let alpha = f32::from_bits(r.u32("header")?);
+        metas.push(Meta { games, seed, alpha });
+    }
+    let expected = r.at + 4 * stages * shape.weights() + 8;
     if bytes.len() != expected {
         return Err(FileError::Length { expected, found: bytes.len() });
     }
@@ -661,16 +710,64 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
     if h.finish() != stored {
         return Err(FileError::Checksum { stored, computed: h.finish() });
     }
-    let mut net = NTuple::new(shape);
+    let mut nets = Vec::with_capacity(stages);
     let mut at = r.at;
-    for w in &mut net.weights {
-        let n = w.len();
-        for (x, chunk) in w.iter_mut().zip(bytes[at..at + 4 * n].chunks_exact(4)) {
-            *x = f32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+    for _ in 0..stages {
+        let mut net = NTuple::new(shape.clone());
+        for w in &mut net.weights {
+            let n = w.len();
+            for (x, chunk) in w.iter_mut().zip(bytes[at..at + 4 * n].chunks_exact(4)) {
+                *x = f32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+            }
+            at += 4 * n;
         }
-        at += 4 * n;
+        nets.push(net);
     }
-    Ok((net, Meta { games, seed, alpha }))
+    let net = MultiStage::new(nets).map_err(|_| FileError::Stages(stages as u32))?;
+    Ok((net, metas))
+}
+
+/// The weight file of a multistage network, one [`Meta`] per stage (how each stage's
+/// training was run):
+///
+/// ```text
+///   magic "B48NTUPL" (8) | version u32 = 2 | stage count u32 (1..=3)
+///   | tuple count u32 | per tuple: k u8, k cells u8
+///   | per stage: games u64 | seed u64 | alpha f32
+///   | weights: f32, stage by stage, in each tuple by tuple, 16^k each
+///   | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// All numbers little-endian; all stages share the shape. Panics if `metas` does not have
+/// one entry per stage.
+pub fn encode_stages(net: &MultiStage, metas: &[Meta]) -> Vec<u8> {
+    assert_eq!(metas.len(), net.count(), "one meta per stage");
+    let shape = net.stage(0).shape();
+    let mut out = Vec::with_capacity(64 + 4 * net.count() * shape.weights());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION_STAGES.to_le_bytes());
+    out.extend_from_slice(&(net.count() as u32).to_le_bytes());
+    out.extend_from_slice(&(shape.tuples.len() as u32).to_le_bytes());
+    for t in &shape.tuples {
+        out.push(t.len() as u8);
+        out.extend_from_slice(t);
+    }
+    for m in metas {
+        out.extend_from_slice(&m.games.to_le_bytes());
+        out.extend_from_slice(&m.seed.to_le_bytes());
+        out.extend_from_slice(&m.alpha.to_le_bytes());
+    }
+    for stage in net.stages() {
+        for w in &stage.weights {
+            for x in w.iter() {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    let mut h = Fnv::new();
+    h.write(&out);
+    out.extend_from_slice(&h.finish().to_le_bytes());
+    out
 }
 
 /// `Ok` when `net` has `expected`'s shape, else [`FileError::ShapeMismatch`].
