@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use twenty48::batch::{self, GameResult, Summary};
 use twenty48::game::random_playout;
+use twenty48::multistage::{self, MultiEval, MultiStage};
 use twenty48::ntuple::{self, Meta, NTuple, NetEval, Shape};
 use twenty48::search::{
     Depth, Evaluator, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
@@ -69,6 +70,27 @@ enum Twenty48Command {
         is four 6-tuples (256 MiB): keep the files outside git and reproduce them from the \
         seed and this command.")]
     Train(TrainArgs),
+    /// Collect start boards for a later stage's training: seeded greedy 1-ply games on a
+    /// network, each game's first afterstate of the stage.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 starts --ntuple net-1m.b48 --games 60000 --seed 11 --out starts.txt\n  \
+        bitarcade 2048 starts --ntuple net.b48 --games 200 --seed 3 --out s.txt --json\n\n\
+        Game i uses spawn seed sub_seed(S, i) (two spawns to open, as train) and plays the \
+        greedy move on reward + V; the first afterstate of the stage (stage 2: a tile of 16384 \
+        or more; stage 3: a tile of 16384 or more and an 8192) is written, one board per line \
+        in the text form, in game order; games that end first write nothing. The same \
+        arguments give the same file for any --threads.")]
+    Starts(StartsArgs),
+    /// Play greedy 1-ply games from start boards (no learning): the held-out measure of a
+    /// stage's training.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 from-starts --starts held-out.txt --ntuple ms.b48 --seed 5\n  \
+        bitarcade 2048 from-starts --starts held-out.txt --ntuple net-1m.b48 --json\n\n\
+        Game i starts from line i's board (an afterstate: a spawn comes first) with spawn \
+        seed sub_seed(S, i); the score counts that game's merges only. Prints the average \
+        score with its 95% normal interval and the reach rates of 32768 and 65536 with their \
+        Wilson intervals; --json lists every game.")]
+    FromStarts(FromStartsArgs),
     /// Time the move generator, random games and search, each beside the reference engine.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 bench\n  \
@@ -240,18 +262,40 @@ impl SearchArgs {
         )
     }
 
-    /// The network of --ntuple, if given.
-    fn network(&self) -> CliResult<Option<(NTuple, Meta)>> {
-        self.ntuple.as_ref().map(|p| load_network(p)).transpose()
+    /// The network of --ntuple, if given (one stage or several).
+    fn network(&self) -> CliResult<Option<MultiStage>> {
+        self.ntuple.as_ref().map(|p| load_stages(p).map(|(n, _)| n)).transpose()
     }
 }
 
-/// Reads a weight file; any defect is bad input (exit 2) with a one-line message naming the
-/// file.
+/// Reads a single-network weight file; any defect is bad input (exit 2) with a one-line
+/// message naming the file.
 fn load_network(path: &std::path::Path) -> CliResult<(NTuple, Meta)> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
     ntuple::decode(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// Reads a weight file of either version (a version-1 file is a one-stage network).
+fn load_stages(path: &std::path::Path) -> CliResult<(MultiStage, Vec<Meta>)> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    ntuple::decode_stages(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// Writes a multistage weight file through a temporary file and a rename.
+fn save_stages(path: &std::path::Path, net: &MultiStage, metas: &[Meta]) -> CliResult {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, ntuple::encode_stages(net, metas))
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// Reads a start file; a bad line is bad input naming the file and the line.
+fn load_starts(path: &std::path::Path) -> CliResult<Vec<Board>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    multistage::parse_starts(&text).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 /// Writes a weight file through a temporary file and a rename, so a reader (or a stopped
@@ -287,6 +331,17 @@ struct TrainArgs {
     /// Continue from this weight file (its games, seed, alpha and shape).
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
+    /// The stage to train: 1 (the default) is the network from the empty board; 2 (or 3)
+    /// trains that stage of a multistage network from --starts boards, --from a file of one
+    /// stage less (the new stage starts as a copy of the last: warm start) or of that many
+    /// stages (continue). Stage 2: afterstates with a tile >= 16384; stage 3 (with 3
+    /// stages): a tile >= 16384 and an 8192.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    stage: u8,
+    /// Start boards of --stage 2/3 (from `2048 starts`): game i starts from the board
+    /// `Rng::new(sub_seed(S, i))` picks, the same generator then drawing its spawns.
+    #[arg(long, value_name = "FILE")]
+    starts: Option<PathBuf>,
     /// The tuples: cells 0..15 (4 * row + col) separated by `,`, tuples by `/` (default: the
     /// four 6-tuples 0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10).
     #[arg(long, value_name = "SHAPE")]
@@ -323,6 +378,9 @@ struct TrainWindow {
 #[derive(Serialize)]
 struct TrainReport {
     out: String,
+    stage: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    starts: Option<String>,
     shape: String,
     seed: u64,
     alpha: f32,
@@ -337,6 +395,9 @@ struct TrainReport {
 }
 
 fn train(a: TrainArgs) -> CliResult {
+    if a.starts.is_some() {
+        return Err(CliError::input("--starts is for --stage 2 or 3"));
+    }
     let (net, from_meta) = match &a.from {
         Some(p) => {
             let (net, meta) = load_network(p)?;
@@ -380,57 +441,19 @@ fn train(a: TrainArgs) -> CliResult {
     let mut net = net.unwrap_or_else(|| NTuple::new(shape.clone()));
     let first = from_meta.map_or(0, |m| m.games);
     let start = Instant::now();
-    let mut curve = Vec::new();
-    let mut window: Vec<ntuple::TrainGame> = Vec::with_capacity(a.report_every as usize);
-    let mut window_start = Instant::now();
-    let mut moves = 0u64;
-    let mut played = 0u64;
-    let mut stopped_by_clock = false;
-    while played < a.games {
-        let index = first + played;
-        let g = ntuple::train_game(&mut net, bits::rng::sub_seed(seed, index), alpha);
-        played += 1;
-        moves += g.moves;
-        window.push(g);
-        let over_time = a.max_seconds.is_some_and(|s| start.elapsed().as_secs() >= s);
-        if window.len() as u64 == a.report_every || played == a.games || over_time {
-            let w = summarize_window(first + played, &window, window_start.elapsed().as_secs_f64());
-            eprintln!(
-                "games {:>9}  mean {:>8.0}  max {:>7}  2048 {:5.1}%  8192 {:5.1}%  16384 {:5.1}%  \
-                 32768 {:4.1}%  moves/game {:>6.0}  {:>6.1} games/s  {:.2e} moves/s",
-                w.games,
-                w.mean_score,
-                w.max_score,
-                100.0 * w.reach_2048,
-                100.0 * w.reach_8192,
-                100.0 * w.reach_16384,
-                100.0 * w.reach_32768,
-                w.mean_moves,
-                w.games_per_second,
-                w.moves_per_second
-            );
-            curve.push(w);
-            window.clear();
-            window_start = Instant::now();
-        }
-        let meta = Meta { games: first + played, seed, alpha };
-        if a.checkpoint_every.is_some_and(|n| played % n == 0) && played < a.games && !over_time {
-            save_network(&a.out, &net, &meta)?;
-            if a.keep_checkpoints {
-                let keep = PathBuf::from(format!("{}.{}", a.out.display(), meta.games));
-                save_network(&keep, &net, &meta)?;
-            }
-            eprintln!("checkpoint: {} games -> {}", meta.games, a.out.display());
-        }
-        if over_time {
-            stopped_by_clock = true;
-            break;
-        }
-    }
+    let (played, moves, stopped_by_clock, curve) = training_loop(
+        &a,
+        first,
+        &mut net,
+        |net, index| ntuple::train_game(net, bits::rng::sub_seed(seed, index), alpha),
+        |net, games, path| save_network(path, net, &Meta { games, seed, alpha }),
+    )?;
     let meta = Meta { games: first + played, seed, alpha };
     save_network(&a.out, &net, &meta)?;
     let report = TrainReport {
         out: a.out.display().to_string(),
+        stage: 1,
+        starts: None,
         shape: shape.to_string(),
         seed,
         alpha,
@@ -457,6 +480,354 @@ fn train(a: TrainArgs) -> CliResult {
         println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
     }
     println!("weights      {} (fingerprint {})", report.out, report.fingerprint);
+    Ok(())
+}
+
+/// The training loop shared by the stages: plays games `first..first + a.games` (game
+/// `index` by `play(net, index)`), prints a progress line every --report-every games, saves
+/// by `save(net, games, path)` at checkpoints, and stops early on --max-seconds. Returns
+/// (games played, moves, stopped by the clock, progress windows); the caller saves the end.
+fn training_loop<N>(
+    a: &TrainArgs,
+    first: u64,
+    net: &mut N,
+    mut play: impl FnMut(&mut N, u64) -> ntuple::TrainGame,
+    save: impl Fn(&N, u64, &std::path::Path) -> CliResult,
+) -> CliResult<(u64, u64, bool, Vec<TrainWindow>)> {
+    let start = Instant::now();
+    let mut curve = Vec::new();
+    let mut window: Vec<ntuple::TrainGame> = Vec::with_capacity(a.report_every as usize);
+    let mut window_start = Instant::now();
+    let mut moves = 0u64;
+    let mut played = 0u64;
+    let mut stopped_by_clock = false;
+    while played < a.games {
+        let g = play(net, first + played);
+        played += 1;
+        moves += g.moves;
+        window.push(g);
+        let over_time = a.max_seconds.is_some_and(|s| start.elapsed().as_secs() >= s);
+        if window.len() as u64 == a.report_every || played == a.games || over_time {
+            let w = summarize_window(first + played, &window, window_start.elapsed().as_secs_f64());
+            eprintln!(
+                "games {:>9}  mean {:>8.0}  max {:>7}  2048 {:5.1}%  8192 {:5.1}%  16384 {:5.1}%  \
+                 32768 {:4.1}%  moves/game {:>6.0}  {:>6.1} games/s  {:.2e} moves/s",
+                w.games,
+                w.mean_score,
+                w.max_score,
+                100.0 * w.reach_2048,
+                100.0 * w.reach_8192,
+                100.0 * w.reach_16384,
+                100.0 * w.reach_32768,
+                w.mean_moves,
+                w.games_per_second,
+                w.moves_per_second
+            );
+            curve.push(w);
+            window.clear();
+            window_start = Instant::now();
+        }
+        let games = first + played;
+        if a.checkpoint_every.is_some_and(|n| played % n == 0) && played < a.games && !over_time {
+            save(net, games, &a.out)?;
+            if a.keep_checkpoints {
+                save(net, games, &PathBuf::from(format!("{}.{games}", a.out.display())))?;
+            }
+            eprintln!("checkpoint: {games} games -> {}", a.out.display());
+        }
+        if over_time {
+            stopped_by_clock = true;
+            break;
+        }
+    }
+    Ok((played, moves, stopped_by_clock, curve))
+}
+
+/// `train --stage 2|3`: one stage of a multistage network, from start boards.
+fn train_stage(a: TrainArgs) -> CliResult {
+    let stage = usize::from(a.stage) - 1;
+    let (Some(from), Some(starts_path)) = (&a.from, &a.starts) else {
+        return Err(CliError::input(format!(
+            "--stage {} needs --from FILE (the earlier stages) and --starts FILE",
+            a.stage
+        )));
+    };
+    if a.tuples.is_some() {
+        return Err(CliError::input("--tuples: a later stage has the shape of the --from file"));
+    }
+    let (mut net, mut metas) = load_stages(from)?;
+    let starts = load_starts(starts_path)?;
+    if net.count() == stage {
+        // Warm start: the new stage begins as a copy of the last one.
+        net.push_copy();
+        metas.push(Meta { games: 0, seed: a.seed.unwrap_or(1), alpha: a.alpha.unwrap_or(0.0025) });
+    } else if net.count() != stage + 1 {
+        return Err(CliError::input(format!(
+            "{}: has {} stage(s); --stage {} continues a file of {} or {} stages",
+            from.display(),
+            net.count(),
+            a.stage,
+            stage,
+            stage + 1
+        )));
+    }
+    let m = metas[stage];
+    let seed = a.seed.unwrap_or(m.seed);
+    let alpha = a.alpha.unwrap_or(m.alpha);
+    if seed != m.seed {
+        return Err(CliError::input(format!(
+            "{}: stage {} trained with seed {}; continue with the same seed (got {seed})",
+            from.display(),
+            a.stage,
+            m.seed
+        )));
+    }
+    if !(alpha > 0.0 && alpha <= 1.0) {
+        return Err(CliError::input("--alpha must be in (0, 1]"));
+    }
+    let first = m.games;
+    let start = Instant::now();
+    let (played, moves, stopped_by_clock, curve) = training_loop(
+        &a,
+        first,
+        &mut net,
+        |net, index| {
+            multistage::train_stage_game(
+                net,
+                stage,
+                &starts,
+                bits::rng::sub_seed(seed, index),
+                alpha,
+            )
+        },
+        |net, games, path| {
+            let mut metas = metas.clone();
+            metas[stage] = Meta { games, seed, alpha };
+            save_stages(path, net, &metas)
+        },
+    )?;
+    metas[stage] = Meta { games: first + played, seed, alpha };
+    save_stages(&a.out, &net, &metas)?;
+    let report = TrainReport {
+        out: a.out.display().to_string(),
+        stage: a.stage,
+        starts: Some(format!("{} ({} boards)", starts_path.display(), starts.len())),
+        shape: net.stage(0).shape().to_string(),
+        seed,
+        alpha,
+        first_game: first,
+        games_played: played,
+        games_total: first + played,
+        stopped_by_clock,
+        seconds: start.elapsed().as_secs_f64(),
+        moves,
+        fingerprint: format!("{:016x}", net.fingerprint()),
+        curve,
+    };
+    if a.json.json {
+        return print_json(&report);
+    }
+    println!("network      {} stages of {}", net.count(), report.shape);
+    println!(
+        "training     stage {}, seed {seed}, alpha {alpha}, games {first}..{}, starts {}",
+        a.stage,
+        first + played,
+        report.starts.as_deref().unwrap_or("")
+    );
+    println!(
+        "played       {played} games, {moves} moves in {:.1} s{}",
+        report.seconds,
+        if stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
+    );
+    if let Some(w) = report.curve.last() {
+        println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
+    }
+    println!("weights      {} (fingerprint {})", report.out, report.fingerprint);
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+struct StartsArgs {
+    /// The network that plays (a weight file of either version).
+    #[arg(long, value_name = "FILE")]
+    ntuple: PathBuf,
+    /// Games to play.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    games: u64,
+    /// The stage whose first afterstate is collected (2 or 3).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    stage: u8,
+    /// The start file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Serialize)]
+struct StartsReport {
+    out: String,
+    games: u64,
+    starts: u64,
+    rate: f64,
+    seconds: f64,
+}
+
+fn starts(a: StartsArgs) -> CliResult {
+    use rayon::prelude::*;
+    let (net, _) = load_stages(&a.ntuple)?;
+    let stages = usize::from(a.stage);
+    let seed = a.seed.seed;
+    let start = Instant::now();
+    let bar = progress(a.games, "2048 games");
+    let found: Vec<Option<Board>> = a.threads.install(|| {
+        (0..a.games)
+            .into_par_iter()
+            .map(|i| {
+                let b = multistage::first_reaching(
+                    &net,
+                    bits::rng::sub_seed(seed, i),
+                    stages,
+                    stages - 1,
+                );
+                bar.inc(1);
+                b
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let boards: Vec<Board> = found.into_iter().flatten().collect();
+    let comment = format!(
+        "2048 starts --ntuple {} --games {} --stage {} --seed {seed}: {} boards",
+        a.ntuple.display(),
+        a.games,
+        a.stage,
+        boards.len()
+    );
+    std::fs::write(&a.out, multistage::format_starts(&comment, &boards))
+        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", a.out.display())))?;
+    let report = StartsReport {
+        out: a.out.display().to_string(),
+        games: a.games,
+        starts: boards.len() as u64,
+        rate: boards.len() as f64 / a.games as f64,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if a.json.json {
+        print_json(&report)
+    } else {
+        println!(
+            "{} of {} games reached stage {} ({:.2}%): {} ({:.1} s)",
+            report.starts,
+            a.games,
+            a.stage,
+            100.0 * report.rate,
+            report.out,
+            report.seconds
+        );
+        Ok(())
+    }
+}
+
+#[derive(Args, Debug)]
+struct FromStartsArgs {
+    /// The start boards (from `2048 starts`).
+    #[arg(long, value_name = "FILE")]
+    starts: PathBuf,
+    /// The network that plays (a weight file of either version).
+    #[arg(long, value_name = "FILE")]
+    ntuple: PathBuf,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Serialize)]
+struct FromStartsGame {
+    score: u64,
+    moves: u64,
+    max_tile: u32,
+}
+
+#[derive(Serialize)]
+struct FromStartsReport {
+    starts: String,
+    ntuple: String,
+    stages: usize,
+    seed: u64,
+    games: u64,
+    average: f64,
+    average_ci95: f64,
+    reach_32768: batch::Rate,
+    reach_65536: batch::Rate,
+    moves: u64,
+    seconds: f64,
+    game_list: Vec<FromStartsGame>,
+}
+
+fn from_starts(a: FromStartsArgs) -> CliResult {
+    use rayon::prelude::*;
+    let (net, _) = load_stages(&a.ntuple)?;
+    let starts = load_starts(&a.starts)?;
+    let seed = a.seed.seed;
+    let start = Instant::now();
+    let games: Vec<ntuple::TrainGame> = a.threads.install(|| {
+        starts
+            .par_iter()
+            .enumerate()
+            .map(|(i, &b)| multistage::play_from(&net, b, bits::rng::sub_seed(seed, i as u64)))
+            .collect()
+    })?;
+    let n = games.len() as f64;
+    let avg = games.iter().map(|g| g.score as f64).sum::<f64>() / n;
+    let var =
+        games.iter().map(|g| (g.score as f64 - avg).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let rate = |tile: u32| {
+        let count = games.iter().filter(|g| g.max_tile >= tile).count() as u64;
+        let (low, high) = batch::wilson(count, games.len() as u64);
+        batch::Rate { tile, count, rate: count as f64 / n, low, high }
+    };
+    let report = FromStartsReport {
+        starts: a.starts.display().to_string(),
+        ntuple: a.ntuple.display().to_string(),
+        stages: net.count(),
+        seed,
+        games: games.len() as u64,
+        average: avg,
+        average_ci95: 1.96 * (var / n).sqrt(),
+        reach_32768: rate(32768),
+        reach_65536: rate(65536),
+        moves: games.iter().map(|g| g.moves).sum(),
+        seconds: start.elapsed().as_secs_f64(),
+        game_list: games
+            .iter()
+            .map(|g| FromStartsGame { score: g.score, moves: g.moves, max_tile: g.max_tile })
+            .collect(),
+    };
+    if a.json.json {
+        return print_json(&report);
+    }
+    println!(
+        "{} games from {} with {} ({} stage(s)), seed {seed}",
+        report.games, report.starts, report.ntuple, report.stages
+    );
+    println!("average score from the start {:.0} ± {:.0}", report.average, report.average_ci95);
+    println!(
+        "32768 {}/{}  65536 {}/{}  moves {}  ({:.1} s)",
+        games.iter().filter(|g| g.max_tile >= 32768).count(),
+        report.games,
+        games.iter().filter(|g| g.max_tile >= 65536).count(),
+        report.games,
+        report.moves,
+        report.seconds
+    );
     Ok(())
 }
 
@@ -589,7 +960,12 @@ enum TuneMethod {
 pub fn run(args: Twenty48Args) -> CliResult {
     match args.command {
         Twenty48Command::Play(a) => play(a),
-        Twenty48Command::Train(a) => train(a),
+        Twenty48Command::Train(a) => match a.stage {
+            1 => train(a),
+            _ => train_stage(a),
+        },
+        Twenty48Command::Starts(a) => starts(a),
+        Twenty48Command::FromStarts(a) => from_starts(a),
         Twenty48Command::Bench(a) => bench(a),
         Twenty48Command::Tune(a) => tune(a),
         Twenty48Command::Replay { file, json } => replay(file, json.json),
@@ -646,7 +1022,9 @@ struct PlayReport {
 fn play(a: PlayArgs) -> CliResult {
     let cfg = a.search.config()?;
     match a.search.network()? {
-        Some((net, _)) => play_with(&a, cfg, &NetEval(&net)),
+        // A one-stage file plays through the single network's evaluator, exactly as before.
+        Some(net) if net.count() == 1 => play_with(&a, cfg, &NetEval(net.stage(0))),
+        Some(net) => play_with(&a, cfg, &MultiEval(&net)),
         None => play_with(&a, cfg, &Heuristic::new(a.search.params()?)),
     }
 }
@@ -1173,7 +1551,10 @@ fn best(text: &str, search: &SearchArgs, json: bool) -> CliResult {
     let board: Board = text.parse().map_err(|e| CliError::input(format!("board {text:?}: {e}")))?;
     let cfg = search.config()?;
     match search.network()? {
-        Some((net, _)) => best_with(board, search, json, cfg, &NetEval(&net)),
+        Some(net) if net.count() == 1 => {
+            best_with(board, search, json, cfg, &NetEval(net.stage(0)))
+        }
+        Some(net) => best_with(board, search, json, cfg, &MultiEval(&net)),
         None => best_with(board, search, json, cfg, &Heuristic::new(search.params()?)),
     }
 }

@@ -275,3 +275,130 @@ fn a_seed_range_plays_the_single_seed_games() {
     let out = bitarcade(&["2048", "play", "--seeds", "5..2"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_second_stage_trains_reproducibly_plays_and_rejects_bad_files() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-ms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (one, starts, m1, m2, m3) =
+        (path("one.b48"), path("s.txt"), path("m1.b48"), path("m2.b48"), path("m3.b48"));
+    json(&bitarcade(&[
+        "2048",
+        "train",
+        "--tuples",
+        "0,1,2,3/4,5,6,7/0,1,4,5",
+        "--seed",
+        "3",
+        "--games",
+        "30",
+        "--out",
+        &one,
+        "--json",
+    ]));
+    // The tiny network never builds a 16384: `starts` finds none and writes a file of none.
+    let none = path("none.txt");
+    let found = json(&bitarcade(&[
+        "2048", "starts", "--ntuple", &one, "--games", "6", "--out", &none, "--json",
+    ]));
+    assert_eq!(found["starts"], 0);
+    std::fs::write(
+        &starts,
+        "# test starts\n16384 2 . ./4 . . ./. . . ./. . . 2\n\
+         16384 8 4 ./2 . . ./. . 2 ./. . . .\n8 16384 2 ./. 4 . ./. . . ./2 . . .\n",
+    )
+    .unwrap();
+    let stage = |games: &str, from: &str, out: &str| {
+        json(&bitarcade(&[
+            "2048", "train", "--stage", "2", "--starts", &starts, "--from", from, "--out", out,
+            "--games", games, "--seed", "9", "--json",
+        ]))
+    };
+    let r = stage("20", &one, &m1);
+    assert_eq!((r["stage"].as_u64(), r["games_total"].as_u64()), (Some(2), Some(20)));
+    stage("20", &one, &m2);
+    assert_eq!(std::fs::read(&m1).unwrap(), std::fs::read(&m2).unwrap());
+    // 10, then 10 more continuing the two-stage file: the same bytes.
+    stage("10", &one, &m3);
+    let cont = stage("10", &m3, &m3);
+    assert_eq!(cont["first_game"], 10);
+    assert_eq!(std::fs::read(&m1).unwrap(), std::fs::read(&m3).unwrap());
+
+    // The two-stage file plays (every game replayed by play) and from the starts.
+    let p = json(&bitarcade(&[
+        "2048",
+        "play",
+        "--games",
+        "2",
+        "--ntuple",
+        &m1,
+        "--depth",
+        "2",
+        "--max-moves",
+        "60",
+        "--json",
+    ]));
+    assert_eq!(p["summary"]["moves"], 120);
+    let fs = json(&bitarcade(&[
+        "2048",
+        "from-starts",
+        "--starts",
+        &starts,
+        "--ntuple",
+        &m1,
+        "--threads",
+        "2",
+        "--json",
+    ]));
+    let fs1 = json(&bitarcade(&[
+        "2048",
+        "from-starts",
+        "--starts",
+        &starts,
+        "--ntuple",
+        &m1,
+        "--threads",
+        "1",
+        "--json",
+    ]));
+    assert_eq!((fs["games"].as_u64(), fs["stages"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(fs["game_list"], fs1["game_list"]);
+
+    // Bad input: exit 2 and one line naming the file and the defect.
+    let fails = |args: &[&str], what: &str| {
+        let out = bitarcade(args);
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{what}: {err}");
+    };
+    let mut bytes = std::fs::read(&m1).unwrap();
+    bytes[12..16].copy_from_slice(&7u32.to_le_bytes());
+    let bad = path("bad.b48");
+    std::fs::write(&bad, &bytes).unwrap();
+    fails(&["2048", "play", "--games", "1", "--ntuple", &bad, "--depth", "1"], "stage count 7");
+    fails(
+        &["2048", "train", "--games", "1", "--from", &m1, "--out", &bad],
+        "2-stage network where one network was expected",
+    );
+    fails(
+        &["2048", "train", "--stage", "2", "--games", "1", "--from", &one, "--out", &bad],
+        "--starts",
+    );
+    fails(
+        &[
+            "2048", "train", "--stage", "3", "--games", "1", "--from", &one, "--out", &bad,
+            "--starts", &starts,
+        ],
+        "has 1 stage(s)",
+    );
+    fails(&["2048", "from-starts", "--starts", &none, "--ntuple", &m1], "no boards");
+    let bad_starts = path("bad.txt");
+    std::fs::write(
+        &bad_starts,
+        "16384 2 . ./. . . ./. . . ./. . . .\n16384 3 . ./. . . ./. . . ./. . . .\n",
+    )
+    .unwrap();
+    fails(&["2048", "from-starts", "--starts", &bad_starts, "--ntuple", &m1], "bad.txt: line 2");
+    std::fs::remove_dir_all(&dir).ok();
+}
