@@ -83,6 +83,7 @@ enum Drop7Command {
         bitarcade drop7 train --games 20000 --seed 1 --alpha 0.01 --from net.d7n --out net2.d7n\n  \
         bitarcade drop7 train --games 1000 --shape 'rows=0112233 size=65536' --out small.d7n --json\n  \
         bitarcade drop7 train --games 10000000 --max-seconds 1800 --checkpoint-every 50000 --out big.d7n\n  \
+        bitarcade drop7 train --games 100000 --seed 1 --alpha 0.001 --policy-depth 2 --from net.d7n --out deep.d7n\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
 }
@@ -1852,9 +1853,11 @@ struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
     /// The network's shape for a new file: `standard` (= `rows=0112233 size=10485760`,
-    /// 252 MB) or `rows=DDDDDDD size=N` (row classes bottom first, entries per table).
-    #[arg(long, default_value = "standard")]
-    shape: String,
+    /// 252 MB) or `rows=DDDDDDD size=N` (row classes bottom first, entries per table), either
+    /// with ` blocks=2x3` for the 2x3 block tables (72 MB more). With --from: omitted, or the
+    /// file's shape, or the file's shape plus ` blocks=2x3` (the block tables added at 0).
+    #[arg(long)]
+    shape: Option<String>,
     /// Write --out every N games as well as at the end (0: only at the end).
     #[arg(long, default_value_t = 0, value_name = "N")]
     checkpoint_every: u64,
@@ -1866,10 +1869,21 @@ struct TrainArgs {
     /// Print a progress line every N games (mean score of those N games, games/s, moves/s).
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     report_every: u64,
+    /// The behaviour policy's depth: 1 = greedy on `points + V(afterstate)`; D > 1 = the fair
+    /// expectimax D moves deep over the current network (paired reveals, all 7 disc values,
+    /// as `play --depth D --reveals paired`), so training sees the states a searcher reaches.
+    /// Not recorded in the file: a run continued `--from` it should name the same depth.
+    #[arg(long, default_value_t = 1, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=3))]
+    policy_depth: u32,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
     json: JsonArg,
+}
+
+/// The --shape argument, if given.
+fn parse_shape(text: Option<&str>) -> CliResult<Option<ntuple::Shape>> {
+    text.map(|t| t.parse().map_err(|e| CliError::input(format!("--shape {t:?}: {e}")))).transpose()
 }
 
 /// Reads and checks a weight file; errors name the flag and the file (exit 2).
@@ -1908,14 +1922,23 @@ fn train(a: TrainArgs) -> CliResult {
                     meta.seed
                 )));
             }
-            (net, meta.games)
+            match parse_shape(a.shape.as_deref())? {
+                Some(shape) if shape != *net.shape() => {
+                    let Some(ext) = net.extended(shape) else {
+                        return Err(CliError::input(format!(
+                            "--shape {:?}: --from {} has shape {:?}; give that shape or it plus blocks=2x3",
+                            a.shape.as_deref().unwrap_or_default(),
+                            path.display(),
+                            net.shape().to_string()
+                        )));
+                    };
+                    (ext, meta.games)
+                }
+                _ => (net, meta.games),
+            }
         }
         None => {
-            let shape: ntuple::Shape = a
-                .shape
-                .parse()
-                .map_err(|e| CliError::input(format!("--shape {:?}: {e}", a.shape)))?;
-            (NTuple::new(shape), 0)
+            (NTuple::new(parse_shape(a.shape.as_deref())?.unwrap_or(ntuple::Shape::standard())), 0)
         }
     };
     let start = Instant::now();
@@ -1930,7 +1953,7 @@ fn train(a: TrainArgs) -> CliResult {
             break;
         }
         let seed = bits::rng::sub_seed(a.seed.seed, first + played);
-        let g = ntuple::train_game(&mut net, &rules, seed, a.alpha);
+        let g = ntuple::train_game_searched(&mut net, &rules, seed, a.alpha, a.policy_depth);
         played += 1;
         moves += g.moves;
         win_score += g.score;
@@ -1965,7 +1988,7 @@ fn train(a: TrainArgs) -> CliResult {
     let report = serde_json::json!({
         "out": a.out.display().to_string(), "shape": net.shape().to_string(),
         "games_this_run": played, "games_total": first + played, "seed": a.seed.seed,
-        "alpha": a.alpha, "moves": moves, "seconds": secs,
+        "alpha": a.alpha, "policy_depth": a.policy_depth, "moves": moves, "seconds": secs,
         "moves_per_second": moves as f64 / secs.max(1e-9), "fingerprint": format!("{:016x}", net.fingerprint()),
         "windows": windows,
     });

@@ -333,4 +333,37 @@ fn train_is_deterministic_resumable_and_its_file_plays() {
         assert_eq!(bitarcade(&args).status.code(), Some(2), "{bad:?}");
     }
     assert_eq!(bitarcade(&["drop7", "play", "--eval", "ntuple"]).status.code(), Some(2));
+    // Blocks added to a trained file, trained on by a depth-2 behaviour policy: deterministic,
+    // and the extended file plays.
+    let deep = |out: &str, shape: &str| {
+        bitarcade(&[
+            "drop7",
+            "train",
+            "--games",
+            "3",
+            "--seed",
+            "3",
+            "--alpha",
+            "0.01",
+            "--from",
+            &all,
+            "--shape",
+            shape,
+            "--policy-depth",
+            "2",
+            "--out",
+            out,
+            "--json",
+        ])
+    };
+    let blocks = "rows=0111222 size=4099 blocks=2x3";
+    let d = json(&deep(&path("deep.d7n"), blocks));
+    assert_eq!((d["games_total"].as_u64(), d["policy_depth"].as_u64()), (Some(63), Some(2)));
+    assert_eq!(d["shape"], blocks);
+    json(&deep(&path("deep2.d7n"), blocks));
+    assert_eq!(std::fs::read(path("deep.d7n")).unwrap(), std::fs::read(path("deep2.d7n")).unwrap());
+    let eval = format!("ntuple:@{}", path("deep.d7n"));
+    json(&bitarcade(&["drop7", "play", "--eval", &eval, "--depth", "1", "--games", "2", "--json"]));
+    let other = deep(&path("x.d7n"), "rows=0112233 size=4099 blocks=2x3");
+    assert_eq!(other.status.code(), Some(2), "a --shape that is not the file's shape");
 }

@@ -31,9 +31,29 @@ fn ntuple_evaluator_identical_to_its_reference_form() {
 }
 
 #[test]
+fn block_evaluator_identical_to_its_reference_form() {
+    let rules = Rules::new(Mode::Hardcore);
+    // Folded (prime size) and exact block tables.
+    for size in [65_537, 2_000_003] {
+        let shape = Shape::new([0, 1, 1, 2, 2, 3, 3], size).unwrap().with_blocks(true);
+        let eval = NTupleEval(Arc::new(odd_net(shape)));
+        let mut turns = 0u64;
+        for i in 0..500 {
+            turns +=
+                u64::from(compare_random_game(&rules, sub_seed(0xB10C, i), 10_000, &eval).unwrap());
+        }
+        assert!(turns > 5_000, "only {turns} turns");
+    }
+}
+
+#[test]
 fn standard_slots_equal_their_reference_form_on_arbitrary_boards() {
     let mut rng = bits::rng::Rng::new(0x5_1075);
-    let shapes = [Shape::standard(), Shape::new([0, 1, 2, 3, 4, 5, 6], Shape::FULL).unwrap()];
+    let shapes = [
+        Shape::standard(),
+        Shape::new([0, 1, 2, 3, 4, 5, 6], Shape::FULL).unwrap(),
+        Shape::standard().with_blocks(true),
+    ];
     for _ in 0..20_000 {
         let mut cols = [0u32; 7];
         for col in &mut cols {
@@ -46,12 +66,11 @@ fn standard_slots_equal_their_reference_form_on_arbitrary_boards() {
         let grid = board.to_cells();
         let drops = 1 + rng.below(30) as u32;
         for shape in &shapes {
-            let fast = shape.slots(&board, drops);
-            assert_eq!(
-                fast.to_vec(),
-                shape.slots_reference(&grid, drops),
-                "{shape} drops {drops}\n{board}"
-            );
+            let mut fast = shape.slots(&board, drops).to_vec();
+            if shape.blocks() {
+                fast.extend(shape.block_slots(&board));
+            }
+            assert_eq!(fast, shape.slots_reference(&grid, drops), "{shape} drops {drops}\n{board}");
             assert!(fast.iter().all(|&s| s < shape.weights()));
         }
     }

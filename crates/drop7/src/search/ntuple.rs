@@ -42,6 +42,12 @@
 //!   afterstate is an estimate of the points the game will still score from it (0 once the game
 //!   is over), so `Searcher::death` (1,000,000) stays a penalty well below any value.
 //!
+//! - Blocks (optional, shape text `... blocks=2x3`, [`Shape::block_slots`]): every 2x3
+//!   window of two adjacent rows and three adjacent columns (30 of them) as a 6-digit base-10
+//!   number, one table per (row pair, column offset class), 18 tables of 10^6 entries (72 MB):
+//!   the rows and columns alone cannot see how a row's run meets the cells above and below it
+//!   (where the next discs land, which grays a pop cracks).
+//!
 //! # Training
 //! [`train_game`] is TD(0) on afterstates (Szubert & Jaskowski 2014, as in `twenty48`): the
 //! afterstate is the position after the drop, its cascades and any rise, before the next disc
@@ -55,7 +61,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::{Evaluator, SearchDraws};
+use super::{ChanceModel, Evaluator, NoTable, SearchDraws, Searcher};
 use crate::board::{col_height, Board, EMPTY, SIZE};
 use crate::engine::{RandomDraws, Rules};
 use crate::Position;
@@ -79,6 +85,7 @@ const BYTE100: [u32; 256] = {
 pub struct Shape {
     row_class: [u8; SIZE],
     size: u32,
+    blocks: bool,
 }
 
 impl Shape {
@@ -87,7 +94,31 @@ impl Shape {
 
     /// The default network: row classes `0|12|34|56`, exact tables (252 MB).
     pub fn standard() -> Shape {
-        Shape { row_class: [0, 1, 1, 2, 2, 3, 3], size: Shape::FULL }
+        Shape { row_class: [0, 1, 1, 2, 2, 3, 3], size: Shape::FULL, blocks: false }
+    }
+
+    /// Entries per block table when exact (six cells of ten codes).
+    pub const BLOCK_FULL: u32 = 1_000_000;
+
+    /// Block tables: one per (row pair, column class `{0,4}`, `{1,3}`, `{2}`).
+    pub const BLOCK_TABLES: usize = (SIZE - 1) * 3;
+
+    /// Block slots a value reads: 6 row pairs times 5 column offsets.
+    pub const BLOCK_SLOTS: usize = (SIZE - 1) * (SIZE - 2);
+
+    /// This shape with (or without) the 2x3 block tables (see [`block_slots`](Self::block_slots)).
+    pub fn with_blocks(self, blocks: bool) -> Shape {
+        Shape { blocks, ..self }
+    }
+
+    /// Whether the shape has the 2x3 block tables.
+    pub fn blocks(&self) -> bool {
+        self.blocks
+    }
+
+    /// Entries per block table: `min(size, BLOCK_FULL)`.
+    pub fn block_size(&self) -> u32 {
+        self.size.min(Shape::BLOCK_FULL)
     }
 
     /// A shape from the class of each row (bottom first; classes numbered from 0 in order of
@@ -107,7 +138,7 @@ impl Shape {
                 next += 1;
             }
         }
-        Ok(Shape { row_class, size })
+        Ok(Shape { row_class, size, blocks: false })
     }
 
     /// The class of each row, bottom first.
@@ -130,9 +161,49 @@ impl Shape {
         self.row_tables() + 2
     }
 
-    /// Weights in all.
+    /// Weights in all (the block tables, if any, after the others).
     pub fn weights(&self) -> usize {
         self.tables() * self.size as usize
+            + if self.blocks { Shape::BLOCK_TABLES * self.block_size() as usize } else { 0 }
+    }
+
+    /// Weight slots a value reads: [`SLOTS`], plus [`Shape::BLOCK_SLOTS`] with blocks.
+    pub fn slot_count(&self) -> usize {
+        SLOTS + if self.blocks { Shape::BLOCK_SLOTS } else { 0 }
+    }
+
+    /// The positions in [`NTuple::weights`] of the 2x3 blocks' weights, in summation order
+    /// (row pair `r` = rows `r, r+1` from the bottom, then column offset `c` = columns
+    /// `c..c+3`). A block is read as a 6-digit base-10 number, column by column, two digits a
+    /// column (row `r` the lower digit); blocks at offsets 0 and 4 share a table under the
+    /// mirror (offset 4 read right to left), as do 1 and 3; offset 2 takes the smaller of its
+    /// two readings. Table `3 * r + class`. Only meaningful if [`blocks`](Self::blocks).
+    #[inline]
+    pub fn block_slots(&self, board: &Board) -> [usize; Shape::BLOCK_SLOTS] {
+        let cols = board.cols();
+        let bsize = self.block_size();
+        let base = self.tables() * self.size as usize;
+        let mut out = [0usize; Shape::BLOCK_SLOTS];
+        for r in 0..SIZE - 1 {
+            let mut b = [0u32; SIZE];
+            for c in 0..SIZE {
+                b[c] = BYTE100[(cols[c] >> (4 * r) & 0xFF) as usize];
+            }
+            for c in 0..SIZE - 2 {
+                let fwd = b[c] + 100 * b[c + 1] + 10_000 * b[c + 2];
+                let rev = b[c + 2] + 100 * b[c + 1] + 10_000 * b[c];
+                let (class, raw) = match c {
+                    0 => (0, fwd),
+                    4 => (0, rev),
+                    1 => (1, fwd),
+                    3 => (1, rev),
+                    _ => (2, fwd.min(rev)),
+                };
+                let folded = if raw < bsize { raw } else { raw % bsize };
+                out[r * (SIZE - 2) + c] = base + (3 * r + class) * bsize as usize + folded as usize;
+            }
+        }
+        out
     }
 
     #[inline]
@@ -216,6 +287,29 @@ impl Shape {
         let d = u64::from(drops_left.clamp(1, 5)) - 1;
         let raw = d * (1 << 21) + fwd.min(rev);
         out.push((1 + self.row_tables()) * size + (raw % size as u64) as usize);
+        if self.blocks {
+            let bsize = self.block_size() as u64;
+            let base = self.tables() * size;
+            for r in 0..SIZE - 1 {
+                for c in 0..SIZE - 2 {
+                    let (mut fwd, mut rev) = (0u64, 0u64);
+                    for j in 0..3 {
+                        let digit =
+                            |col: usize| u64::from(grid[r][col]) + 10 * u64::from(grid[r + 1][col]);
+                        fwd += digit(c + j) * 100u64.pow(j as u32);
+                        rev += digit(c + 2 - j) * 100u64.pow(j as u32);
+                    }
+                    let (class, raw) = match c {
+                        0 => (0, fwd),
+                        4 => (0, rev),
+                        1 => (1, fwd),
+                        3 => (1, rev),
+                        _ => (2, fwd.min(rev)),
+                    };
+                    out.push(base + (3 * r + class) * bsize as usize + (raw % bsize) as usize);
+                }
+            }
+        }
         out
     }
 }
@@ -227,20 +321,34 @@ impl fmt::Display for Shape {
         for k in self.row_class {
             write!(f, "{k}")?;
         }
-        write!(f, " size={}", self.size)
+        write!(f, " size={}", self.size)?;
+        if self.blocks {
+            f.write_str(" blocks=2x3")?;
+        }
+        Ok(())
     }
 }
 
 impl FromStr for Shape {
     type Err = String;
 
-    /// `rows=DDDDDDD size=N` (seven class digits, bottom row first), or `standard`.
+    /// `rows=DDDDDDD size=N [blocks=2x3]` (seven class digits, bottom row first), or
+    /// `standard` / `standard blocks=2x3`.
     fn from_str(s: &str) -> Result<Shape, String> {
-        if s.trim() == "standard" {
-            return Ok(Shape::standard());
+        let mut toks: Vec<&str> = s.split_whitespace().collect();
+        let blocks = match toks.iter().position(|t| t.starts_with("blocks=")) {
+            Some(i) if toks[i] == "blocks=2x3" => {
+                toks.remove(i);
+                true
+            }
+            Some(i) => return Err(format!("{:?}: the only block shape is blocks=2x3", toks[i])),
+            None => false,
+        };
+        if toks == ["standard"] {
+            return Ok(Shape::standard().with_blocks(blocks));
         }
         let (mut rows, mut size) = (None, None);
-        for tok in s.split_whitespace() {
+        for tok in toks {
             match tok.split_once('=') {
                 Some(("rows", v)) => {
                     let d: Vec<u8> = v.bytes().map(|b| b.wrapping_sub(b'0')).collect();
@@ -256,6 +364,7 @@ impl FromStr for Shape {
             }
         }
         Shape::new(rows.ok_or("missing rows=DDDDDDD")?, size.ok_or("missing size=N")?)
+            .map(|sh| sh.with_blocks(blocks))
     }
 }
 
@@ -294,24 +403,55 @@ impl NTuple {
         &self.weights
     }
 
-    /// The value of a board with `drops_left` drops before the rise: its 15 weights summed in
-    /// slot order, in `f64`.
+    /// The value of a board with `drops_left` drops before the rise: its 15 weights (45 with
+    /// blocks: the block slots after the others) summed in slot order, in `f64`.
     #[inline]
     pub fn value(&self, board: &Board, drops_left: u32) -> f64 {
         let mut v = 0.0;
         for s in self.shape.slots(board, drops_left) {
             v += f64::from(self.weights[s]);
         }
+        if self.shape.blocks {
+            for s in self.shape.block_slots(board) {
+                v += f64::from(self.weights[s]);
+            }
+        }
         v
     }
 
-    /// Adds `delta` to each of the 15 weights [`value`](Self::value) reads (a slot read twice
+    /// [`value`](Self::value) computed from `grid[row][col]` by [`Shape::slots_reference`].
+    pub fn value_reference(&self, grid: &[[u8; SIZE]; SIZE], drops_left: u32) -> f64 {
+        let mut v = 0.0;
+        for s in self.shape.slots_reference(grid, drops_left) {
+            v += f64::from(self.weights[s]);
+        }
+        v
+    }
+
+    /// Adds `delta` to each of the 15 (or 45) weights [`value`](Self::value) reads (a slot read twice
     /// gets it twice).
     #[inline]
     pub fn update(&mut self, board: &Board, drops_left: u32, delta: f32) {
         for s in self.shape.slots(board, drops_left) {
             self.weights[s] += delta;
         }
+        if self.shape.blocks {
+            for s in self.shape.block_slots(board) {
+                self.weights[s] += delta;
+            }
+        }
+    }
+
+    /// This network with `shape`'s block tables added, every new weight 0 (the value is
+    /// unchanged until training moves them); `None` unless `shape` is this network's shape
+    /// with blocks where it has none.
+    pub fn extended(&self, shape: Shape) -> Option<NTuple> {
+        if self.shape.blocks || shape != self.shape.with_blocks(true) {
+            return None;
+        }
+        let mut weights = self.weights.clone();
+        weights.resize(shape.weights(), 0.0);
+        Some(NTuple { shape, weights })
     }
 
     /// A fingerprint of the weights (FNV-1a of their bytes), for tests and reports.
@@ -340,11 +480,7 @@ impl Evaluator for NTupleEval {
     }
 
     fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], _level: u32, drops_left: u32) -> f64 {
-        let mut v = 0.0;
-        for s in self.0.shape.slots_reference(grid, drops_left) {
-            v += f64::from(self.0.weights[s]);
-        }
-        v
+        self.0.value_reference(grid, drops_left)
     }
 }
 
@@ -414,7 +550,10 @@ pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> Gam
         let points = (after.score - pos.score) as f64;
         let target =
             points + if after.over { 0.0 } else { net.value(&after.board, after.drops_left) };
-        if let Some((b, d)) = prev {
+        if let Some((b, d)) = prev.filter(|_| net.shape.blocks) {
+            let delta = alpha * (target - net.value(&b, d)) as f32;
+            net.update(&b, d, delta);
+        } else if let Some((b, d)) = prev {
             // value and update in one pass over the 15 slots (same sums as `value`, `update`)
             let slots = net.shape.slots(&b, d);
             let mut v = 0.0;
@@ -425,6 +564,74 @@ pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> Gam
             for s in slots {
                 net.weights[s] += delta;
             }
+        }
+        pos = after;
+        if pos.over {
+            break;
+        }
+        prev = Some((pos.board, pos.drops_left));
+        pos.next = crate::engine::Draws::next_disc(&mut draws);
+    }
+    GameOutcome { score: pos.score, moves }
+}
+
+/// The network borrowed as a leaf [`Evaluator`], for a searcher built afresh at each move
+/// of [`train_game_searched`] (the weights change between moves).
+#[derive(Clone, Copy, Debug)]
+pub struct NTupleRef<'a>(pub &'a NTuple);
+
+impl Evaluator for NTupleRef<'_> {
+    fn name(&self) -> &'static str {
+        "ntuple"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, _level: u32, drops_left: u32) -> f64 {
+        self.0.value(board, drops_left)
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], _level: u32, drops_left: u32) -> f64 {
+        self.0.value_reference(grid, drops_left)
+    }
+}
+
+/// [`train_game`] with a searched behaviour policy: each move is the choice of a fair
+/// expectimax `depth` moves deep over the current network (all 7 next-disc values at chance
+/// nodes, reveals paired with the next disc, no table: the searcher of `play --depth D
+/// --reveals paired --eval ntuple:@FILE`), played on the real stream; the previous
+/// afterstate's value then moves towards `points + V(real afterstate)` as in [`train_game`],
+/// so the network learns the values of the states a searcher reaches, under the searcher's
+/// own play. `depth` 1 is [`train_game`] itself (the greedy choice differs from a depth-1
+/// search only in how it treats a move that ends the game). Deterministic like it.
+pub fn train_game_searched(
+    net: &mut NTuple,
+    rules: &Rules,
+    seed: u64,
+    alpha: f32,
+    depth: u32,
+) -> GameOutcome {
+    if depth <= 1 {
+        return train_game(net, rules, seed, alpha);
+    }
+    let mut draws = RandomDraws::new(rules, seed);
+    let mut pos = Position::new_game(rules, &mut draws);
+    let mut prev: Option<(Board, u32)> = None;
+    let mut moves = 0;
+    while (0..SIZE).any(|c| pos.board.can_drop(c)) {
+        let col = {
+            let mut s = Searcher::new(*rules, ChanceModel::Exact, NTupleRef(net), NoTable);
+            s.paired_reveals = true;
+            s.decide(&pos, depth).best
+        };
+        let mut after = pos;
+        after.drop_and_resolve(rules, col, &mut draws);
+        moves += 1;
+        let points = (after.score - pos.score) as f64;
+        let target =
+            points + if after.over { 0.0 } else { net.value(&after.board, after.drops_left) };
+        if let Some((b, d)) = prev {
+            let delta = alpha * (target - net.value(&b, d)) as f32;
+            net.update(&b, d, delta);
         }
         pos = after;
         if pos.over {
@@ -663,6 +870,37 @@ mod tests {
     }
 
     #[test]
+    fn blocks_are_mirror_shared_and_their_shape_round_trips() {
+        let shape: Shape = "rows=0112233 size=1048576 blocks=2x3".parse().unwrap();
+        assert!(shape.blocks());
+        assert_eq!(shape.to_string().parse::<Shape>().unwrap(), shape);
+        assert_eq!(
+            "standard blocks=2x3".parse::<Shape>().unwrap(),
+            Shape::standard().with_blocks(true)
+        );
+        assert!("standard blocks=2x4".parse::<Shape>().is_err());
+        assert_eq!(shape.weights(), 6 * 1_048_576 + 18 * 1_000_000);
+        let net = odd_net(shape);
+        let b: Board = "......./......./..6..../..x..../..#4.../3#6#4#5/#######".parse().unwrap();
+        let mut m = *b.cols();
+        m.reverse();
+        let mb = Board::from_cols(m);
+        let mut s1 = net.shape.block_slots(&b);
+        let mut s2 = net.shape.block_slots(&mb);
+        assert_ne!(s1, s2);
+        s1.sort_unstable();
+        s2.sort_unstable();
+        assert_eq!(s1, s2);
+        assert_eq!(net.value(&b, 3).to_bits(), net.value(&mb, 3).to_bits());
+        // extending a network keeps its value until training moves the new weights
+        let plain = odd_net(shape.with_blocks(false));
+        let ext = plain.extended(shape).unwrap();
+        assert_eq!(ext.value(&b, 2).to_bits(), plain.value(&b, 2).to_bits());
+        assert!(ext.extended(shape).is_none());
+        assert!(plain.extended(Shape::standard().with_blocks(true)).is_none());
+    }
+
+    #[test]
     fn file_round_trips_and_names_each_defect() {
         let net = odd_net(Shape::new([0, 0, 0, 0, 1, 1, 1], 97).unwrap());
         let meta = Meta { games: 12, seed: 7, alpha: 0.25 };
@@ -698,5 +936,36 @@ mod tests {
         }
         assert_eq!(a.fingerprint(), b.fingerprint());
         assert!(a.weights.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn searched_training_is_deterministic_and_plays_its_own_moves() {
+        let rules = Rules::new(Mode::Hardcore);
+        let shape = Shape::new([0, 1, 1, 1, 2, 2, 2], 4093).unwrap();
+        let mut warm = NTuple::new(shape);
+        for i in 0..20 {
+            train_game(&mut warm, &rules, bits::rng::sub_seed(5, i), 0.01);
+        }
+        let run = |depth: u32| {
+            let mut n = warm.clone();
+            let out: Vec<GameOutcome> = (20..24)
+                .map(|i| {
+                    train_game_searched(&mut n, &rules, bits::rng::sub_seed(5, i), 0.01, depth)
+                })
+                .collect();
+            (n.fingerprint(), out)
+        };
+        let (d2, games2) = run(2);
+        assert_eq!(run(2), (d2, games2.clone()));
+        // depth 1 is train_game itself
+        let mut n1 = warm.clone();
+        let games1: Vec<GameOutcome> = (20..24)
+            .map(|i| train_game(&mut n1, &rules, bits::rng::sub_seed(5, i), 0.01))
+            .collect();
+        assert_eq!(run(1), (n1.fingerprint(), games1.clone()));
+        // the searched policy plays other games (and so learns other weights)
+        assert_ne!(games2, games1);
+        assert_ne!(d2, n1.fingerprint());
+        assert_ne!(d2, warm.fingerprint());
     }
 }
