@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
-use drop7::search::ntuple::{self, Meta, NTuple, NTupleEval};
+use drop7::search::ntuple::{self, Meta, NTuple, NTupleEval, NTupleMean};
 use drop7::search::{
     play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, Fitted, GameEvent, GameResult,
     NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats,
@@ -100,7 +100,7 @@ struct SearchOpts {
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
     /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]`,
     /// `fitted[:W1,..,W33|:@FILE][*SCALE]` (weights as `drop7 fit` writes them, all times
-    /// SCALE), `ntuple:@FILE` (a network from `drop7 train`) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
+    /// SCALE), `ntuple:@FILE` (a network from `drop7 train`; `ntuple:@A+@B..` the mean of several) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
     #[arg(long, default_value = "ready")]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
@@ -425,6 +425,7 @@ enum EvalChoice {
     Fitted(Box<Fitted>, String),
     /// An n-tuple network and the label it was given by.
     NTuple(NTupleEval, String),
+    NTupleMean(NTupleMean, String),
     Points,
 }
 
@@ -511,11 +512,20 @@ impl EvalChoice {
             return Ok(EvalChoice::Fitted(Box::new(parse_fitted(flag, s)?), s.to_string()));
         }
         if let Some(rest) = s.strip_prefix("ntuple") {
-            let Some(file) = rest.strip_prefix(":@") else {
-                return Err(bad("use ntuple:@FILE (a weight file from `drop7 train`)"));
+            let Some(files) = rest.strip_prefix(":@") else {
+                return Err(bad(
+                    "use ntuple:@FILE (a weight file from `drop7 train`) or ntuple:@A+@B..",
+                ));
             };
-            let (net, _) = read_net(flag, std::path::Path::new(file))?;
-            return Ok(EvalChoice::NTuple(NTupleEval(Arc::new(net)), s.to_string()));
+            let mut nets = Vec::new();
+            for file in files.split("+@") {
+                nets.push(Arc::new(read_net(flag, std::path::Path::new(file))?.0));
+            }
+            return Ok(if nets.len() == 1 {
+                EvalChoice::NTuple(NTupleEval(nets.remove(0)), s.to_string())
+            } else {
+                EvalChoice::NTupleMean(NTupleMean(nets), s.to_string())
+            });
         }
         match s.split_once(':') {
             None if s == "points" => Ok(EvalChoice::Points),
@@ -561,7 +571,7 @@ impl EvalChoice {
         match self {
             EvalChoice::Points => "points".into(),
             EvalChoice::Fitted(_, label) => label.clone(),
-            EvalChoice::NTuple(_, label) => label.clone(),
+            EvalChoice::NTuple(_, label) | EvalChoice::NTupleMean(_, label) => label.clone(),
             EvalChoice::Crowding(c) => {
                 format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
             }
@@ -658,6 +668,7 @@ fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) ->
         EvalChoice::Pressure(p) => with_table(*p, table, bits, job),
         EvalChoice::Fitted(f, _) => with_table(**f, table, bits, job),
         EvalChoice::NTuple(n, _) => with_table(n.clone(), table, bits, job),
+        EvalChoice::NTupleMean(n, _) => with_table(n.clone(), table, bits, job),
         EvalChoice::Points => with_table(PointsOnly, table, bits, job),
     }
 }

@@ -364,6 +364,11 @@ fn train_is_deterministic_resumable_and_its_file_plays() {
     assert_eq!(std::fs::read(path("deep.d7n")).unwrap(), std::fs::read(path("deep2.d7n")).unwrap());
     let eval = format!("ntuple:@{}", path("deep.d7n"));
     json(&bitarcade(&["drop7", "play", "--eval", &eval, "--depth", "1", "--games", "2", "--json"]));
+    let both = format!("ntuple:@{all}+@{}", path("deep.d7n"));
+    let mean = json(&bitarcade(&[
+        "drop7", "ab", "--a", &both, "--b", &eval, "--depth", "1", "--games", "2", "--json",
+    ]));
+    assert_eq!(mean["a"], both.as_str());
     let other = deep(&path("x.d7n"), "rows=0112233 size=4099 blocks=2x3");
     assert_eq!(other.status.code(), Some(2), "a --shape that is not the file's shape");
 }

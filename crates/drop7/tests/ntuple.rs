@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::ntuple::{greedy_game, train_game, NTuple, NTupleEval, Shape};
+use drop7::search::ntuple::{greedy_game, train_game, NTuple, NTupleEval, NTupleMean, Shape};
+use drop7::search::Evaluator;
 use drop7::{Board, Mode, Rules};
 
 /// A network whose every weight differs (so a wrong slot shows in the value's bits).
@@ -28,6 +29,20 @@ fn ntuple_evaluator_identical_to_its_reference_form() {
             u64::from(compare_random_game(&rules, sub_seed(0x47_1E, i), 10_000, &eval).unwrap());
     }
     assert!(turns > 20_000, "only {turns} turns");
+}
+
+#[test]
+fn network_mean_identical_to_its_reference_form_and_to_one_network() {
+    let rules = Rules::new(Mode::Hardcore);
+    let a = Arc::new(odd_net(Shape::new([0, 1, 1, 2, 2, 3, 3], 65_537).unwrap()));
+    let b = Arc::new(odd_net(Shape::new([0, 0, 1, 1, 1, 2, 2], 40_009).unwrap().with_blocks(true)));
+    let mean = NTupleMean(vec![a.clone(), b]);
+    for i in 0..300 {
+        compare_random_game(&rules, sub_seed(0x3EA4, i), 10_000, &mean).unwrap();
+    }
+    let twice = NTupleMean(vec![a.clone(), a.clone()]);
+    let board: Board = "......./......./..6..../..x..../..#4.../3#6#4#5/#######".parse().unwrap();
+    assert_eq!(twice.eval(&board, 1, 3).to_bits(), NTupleEval(a).eval(&board, 1, 3).to_bits());
 }
 
 #[test]

@@ -484,6 +484,34 @@ impl Evaluator for NTupleEval {
     }
 }
 
+/// The mean of several networks' values as one leaf (`ntuple:@A+@B..`): an ensemble of
+/// independently trained networks, whose errors partly cancel.
+#[derive(Clone, Debug)]
+pub struct NTupleMean(pub Vec<Arc<NTuple>>);
+
+impl Evaluator for NTupleMean {
+    fn name(&self) -> &'static str {
+        "ntuple-mean"
+    }
+
+    #[inline]
+    fn eval(&self, board: &Board, _level: u32, drops_left: u32) -> f64 {
+        let mut v = 0.0;
+        for net in &self.0 {
+            v += net.value(board, drops_left);
+        }
+        v / self.0.len() as f64
+    }
+
+    fn eval_reference(&self, grid: &[[u8; SIZE]; SIZE], _level: u32, drops_left: u32) -> f64 {
+        let mut v = 0.0;
+        for net in &self.0 {
+            v += net.value_reference(grid, drops_left);
+        }
+        v / self.0.len() as f64
+    }
+}
+
 /// What one game played by [`train_game`] or [`greedy_game`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
