@@ -394,6 +394,23 @@ struct TrainReport {
     curve: Vec<TrainWindow>,
 }
 
+impl TrainReport {
+    /// The last lines of the text report: games played, the last window, the weights.
+    fn print_tail(&self) {
+        println!(
+            "played       {} games, {} moves in {:.1} s{}",
+            self.games_played,
+            self.moves,
+            self.seconds,
+            if self.stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
+        );
+        if let Some(w) = self.curve.last() {
+            println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
+        }
+        println!("weights      {} (fingerprint {})", self.out, self.fingerprint);
+    }
+}
+
 fn train(a: TrainArgs) -> CliResult {
     if a.starts.is_some() {
         return Err(CliError::input("--starts is for --stage 2 or 3"));
@@ -471,15 +488,7 @@ fn train(a: TrainArgs) -> CliResult {
     }
     println!("network      {} ({} weights)", report.shape, shape.weights());
     println!("training     seed {seed}, alpha {alpha}, games {first}..{}", meta.games);
-    println!(
-        "played       {played} games, {moves} moves in {:.1} s{}",
-        report.seconds,
-        if stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
-    );
-    if let Some(w) = report.curve.last() {
-        println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
-    }
-    println!("weights      {} (fingerprint {})", report.out, report.fingerprint);
+    report.print_tail();
     Ok(())
 }
 
@@ -634,15 +643,7 @@ fn train_stage(a: TrainArgs) -> CliResult {
         first + played,
         report.starts.as_deref().unwrap_or("")
     );
-    println!(
-        "played       {played} games, {moves} moves in {:.1} s{}",
-        report.seconds,
-        if stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
-    );
-    if let Some(w) = report.curve.last() {
-        println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
-    }
-    println!("weights      {} (fingerprint {})", report.out, report.fingerprint);
+    report.print_tail();
     Ok(())
 }
 

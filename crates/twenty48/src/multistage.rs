@@ -33,8 +33,8 @@ use std::fmt;
 use bits::Rng;
 
 use crate::board::Board;
-use crate::game::{draw_spawn, Status};
-use crate::ntuple::{greedy_by, merged_value, NTuple, TrainGame};
+use crate::game::draw_spawn;
+use crate::ntuple::{greedy_by, merged_value, td_game, NTuple, TdNet, TrainGame};
 use crate::tables::OVERFLOW;
 
 /// The most stages a network may have.
@@ -208,54 +208,42 @@ impl crate::search::Evaluator for MultiEval<'_> {
     }
 }
 
-/// Plays greedy 1-ply on `net` (ties and overflow as [`crate::ntuple::greedy`]) from `start`
-/// with spawns drawn from `rng`, learning into stage `learn.0` with step `learn.1` when
-/// given: after each move the previous afterstate, if it is of that stage, moves towards the
-/// chosen move's `reward + V(afterstate)` (towards 0 at the end, towards
-/// [`crate::ntuple::OVERFLOW_REWARD`] on an overflow move). `start` is an afterstate: the
-/// first thing that happens is a spawn. The score counts the rewards of this game only.
-/// Without `learn` it plays the same moves as [`play_from`].
-fn run_from(
-    net: &mut MultiStage,
-    start: Board,
-    rng: &mut Rng,
-    learn: Option<(usize, f32)>,
-) -> TrainGame {
-    let mut board = start;
-    let mut prev: Option<Board> = None;
-    let mut score = 0u64;
-    let mut moves = 0u64;
-    loop {
-        if let Some(s) = draw_spawn(board, rng) {
-            board = board.with(s.cell, s.rank);
-        }
-        let choice = greedy_by(board, |b| net.value(b));
-        let (target, next) = match choice {
-            None => (0.0, None),
-            Some((_, _, OVERFLOW, v)) => (v, None),
-            Some((_, nb, r, v)) => (v, Some((nb, r))),
-        };
-        if let (Some(p), Some((stage, alpha))) = (prev, learn) {
-            if net.stage_of(p) == stage {
-                let table = net.stage_mut(stage);
-                let err = target - table.value(p);
-                table.update(p, alpha * err);
-            }
-        }
-        let Some((nb, r)) = next else {
-            let overflow = choice.is_some();
-            return TrainGame {
-                score,
-                moves,
-                max_tile: if overflow { 65536 } else { 1 << board.max_rank() },
-                status: if overflow { Status::Overflow } else { Status::Over },
-            };
-        };
-        score += u64::from(r);
-        moves += 1;
-        prev = Some(nb);
-        board = nb;
+/// The multistage network in the self-play loop [`td_game`]: afterstates valued by their
+/// own stage; the afterstates of stage `stage` (only) move towards their targets with step
+/// `alpha`, in that stage's network.
+struct StageLearn<'n> {
+    net: &'n mut MultiStage,
+    stage: usize,
+    alpha: f32,
+}
+
+impl TdNet for StageLearn<'_> {
+    #[inline]
+    fn value(&self, b: Board) -> f32 {
+        self.net.value(b)
     }
+
+    #[inline]
+    fn learn(&mut self, prev: Board, target: f32) {
+        if self.net.stage_of(prev) == self.stage {
+            let table = self.net.stage_mut(self.stage);
+            let err = target - table.value(prev);
+            table.update(prev, self.alpha * err);
+        }
+    }
+}
+
+/// The multistage network in [`td_game`] without learning (held-out games).
+struct Frozen<'n>(&'n MultiStage);
+
+impl TdNet for Frozen<'_> {
+    #[inline]
+    fn value(&self, b: Board) -> f32 {
+        self.0.value(b)
+    }
+
+    #[inline]
+    fn learn(&mut self, _prev: Board, _target: f32) {}
 }
 
 /// The start board of a stage-training game with spawn seed `seed`: `starts[rng.below(n)]`
@@ -281,33 +269,14 @@ pub fn train_stage_game(
 ) -> TrainGame {
     assert!(stage < net.count(), "stage {stage} of a {}-stage network", net.count());
     let (start, mut rng) = pick_start(starts, seed);
-    run_from(net, start, &mut rng, Some((stage, alpha)))
+    td_game(&mut StageLearn { net, stage, alpha }, start, &mut rng)
 }
 
 /// Plays one greedy 1-ply game (no learning) from `start` (an afterstate) with spawns from
 /// `Rng::new(seed)`: the held-out measure of a stage's training. The score counts this
 /// game's rewards only.
 pub fn play_from(net: &MultiStage, start: Board, seed: u64) -> TrainGame {
-    let mut rng = Rng::new(seed);
-    let mut board = start;
-    let mut score = 0u64;
-    let mut moves = 0u64;
-    loop {
-        if let Some(s) = draw_spawn(board, &mut rng) {
-            board = board.with(s.cell, s.rank);
-        }
-        let (max_tile, status) = match greedy_by(board, |b| net.value(b)) {
-            None => (1 << board.max_rank(), Status::Over),
-            Some((_, _, OVERFLOW, _)) => (65536, Status::Overflow),
-            Some((_, nb, r, _)) => {
-                score += u64::from(r);
-                moves += 1;
-                board = nb;
-                continue;
-            }
-        };
-        return TrainGame { score, moves, max_tile, status };
-    }
+    td_game(&mut Frozen(net), start, &mut Rng::new(seed))
 }
 
 /// Plays a greedy 1-ply game on `net` from the empty board with spawn seed `seed` (the

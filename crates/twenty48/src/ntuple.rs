@@ -438,17 +438,59 @@ pub fn greedy_by(board: Board, value: impl Fn(Board) -> f32) -> Option<(Dir, Boa
 /// same result.
 pub fn train_game(net: &mut NTuple, seed: u64, alpha: f32) -> TrainGame {
     let mut rng = Rng::new(seed);
-    let mut board = Board::EMPTY;
-    for _ in 0..2 {
-        if let Some(s) = draw_spawn(board, &mut rng) {
-            board = board.with(s.cell, s.rank);
-        }
+    // The first of the two opening spawns; `td_game` draws the second.
+    let mut start = Board::EMPTY;
+    if let Some(s) = draw_spawn(start, &mut rng) {
+        start = start.with(s.cell, s.rank);
     }
+    td_game(&mut Learn { net, alpha }, start, &mut rng)
+}
+
+/// What the self-play loop [`td_game`] needs of a network: the value of an afterstate, and
+/// the TD(0) step of a previous afterstate towards its target (a no-op when nothing learns,
+/// or for afterstates the caller does not train).
+pub(crate) trait TdNet {
+    /// The value of afterstate `b`.
+    fn value(&self, b: Board) -> f32;
+    /// Moves the value of afterstate `prev` towards `target`.
+    fn learn(&mut self, prev: Board, target: f32);
+}
+
+/// A single network learning with step `alpha` per weight.
+struct Learn<'n> {
+    net: &'n mut NTuple,
+    alpha: f32,
+}
+
+impl TdNet for Learn<'_> {
+    #[inline]
+    fn value(&self, b: Board) -> f32 {
+        self.net.value(b)
+    }
+
+    #[inline]
+    fn learn(&mut self, prev: Board, target: f32) {
+        let err = target - self.net.value(prev);
+        self.net.update(prev, self.alpha * err);
+    }
+}
+
+/// The greedy 1-ply self-play loop of every training and held-out game: from `start` (an
+/// afterstate: the first thing that happens is a spawn drawn from `rng`), the move with the
+/// largest reward + value ([`greedy_by`]) until no move is legal or an overflow move ends the
+/// game; after each move the previous afterstate learns towards this move's reward +
+/// V(afterstate) (towards 0 at the end, towards [`OVERFLOW_REWARD`] on an overflow move). The
+/// score counts this game's rewards only.
+pub(crate) fn td_game<N: TdNet>(net: &mut N, start: Board, rng: &mut Rng) -> TrainGame {
+    let mut board = start;
     let mut prev: Option<Board> = None;
     let mut score = 0u64;
     let mut moves = 0u64;
     loop {
-        let choice = greedy(net, board);
+        if let Some(s) = draw_spawn(board, rng) {
+            board = board.with(s.cell, s.rank);
+        }
+        let choice = greedy_by(board, |b| net.value(b));
         // The target of the previous afterstate: this move's reward + V(afterstate), or the
         // end of the game.
         let (target, next) = match choice {
@@ -457,8 +499,7 @@ pub fn train_game(net: &mut NTuple, seed: u64, alpha: f32) -> TrainGame {
             Some((_, nb, r, v)) => (v, Some((nb, r))),
         };
         if let Some(p) = prev {
-            let err = target - net.value(p);
-            net.update(p, alpha * err);
+            net.learn(p, target);
         }
         let Some((nb, r)) = next else {
             let overflow = choice.is_some();
@@ -473,9 +514,6 @@ pub fn train_game(net: &mut NTuple, seed: u64, alpha: f32) -> TrainGame {
         moves += 1;
         prev = Some(nb);
         board = nb;
-        if let Some(s) = draw_spawn(board, &mut rng) {
-            board = board.with(s.cell, s.rank);
-        }
     }
 }
 
@@ -606,19 +644,39 @@ pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + 4 * net.shape.weights());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(net.shape.tuples.len() as u32).to_le_bytes());
-    for t in &net.shape.tuples {
+    push_shape(&mut out, &net.shape);
+    push_meta(&mut out, meta);
+    push_weights(&mut out, net);
+    seal(out)
+}
+
+/// The shape's bytes: the tuple count, then each tuple's length and cells.
+fn push_shape(out: &mut Vec<u8>, shape: &Shape) {
+    out.extend_from_slice(&(shape.tuples.len() as u32).to_le_bytes());
+    for t in &shape.tuples {
         out.push(t.len() as u8);
         out.extend_from_slice(t);
     }
+}
+
+/// A meta's bytes: games, seed, alpha.
+fn push_meta(out: &mut Vec<u8>, meta: &Meta) {
     out.extend_from_slice(&meta.games.to_le_bytes());
     out.extend_from_slice(&meta.seed.to_le_bytes());
     out.extend_from_slice(&meta.alpha.to_le_bytes());
+}
+
+/// A network's weights, table by table, as little-endian `f32`.
+fn push_weights(out: &mut Vec<u8>, net: &NTuple) {
     for w in &net.weights {
         for x in w.iter() {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
+}
+
+/// `out` followed by the FNV-1a-64 of its bytes.
+fn seal(mut out: Vec<u8>) -> Vec<u8> {
     let mut h = Fnv::new();
     h.write(&out);
     out.extend_from_slice(&h.finish().to_le_bytes());
@@ -747,27 +805,14 @@ pub fn encode_stages(net: &MultiStage, metas: &[Meta]) -> Vec<u8> {
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION_STAGES.to_le_bytes());
     out.extend_from_slice(&(net.count() as u32).to_le_bytes());
-    out.extend_from_slice(&(shape.tuples.len() as u32).to_le_bytes());
-    for t in &shape.tuples {
-        out.push(t.len() as u8);
-        out.extend_from_slice(t);
-    }
+    push_shape(&mut out, shape);
     for m in metas {
-        out.extend_from_slice(&m.games.to_le_bytes());
-        out.extend_from_slice(&m.seed.to_le_bytes());
-        out.extend_from_slice(&m.alpha.to_le_bytes());
+        push_meta(&mut out, m);
     }
     for stage in net.stages() {
-        for w in &stage.weights {
-            for x in w.iter() {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
+        push_weights(&mut out, stage);
     }
-    let mut h = Fnv::new();
-    h.write(&out);
-    out.extend_from_slice(&h.finish().to_le_bytes());
-    out
+    seal(out)
 }
 
 /// `Ok` when `net` has `expected`'s shape, else [`FileError::ShapeMismatch`].
