@@ -9,9 +9,9 @@ use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
 use drop7::reference::{compare_random_game, RefGame};
 use drop7::search::ntuple::{self, Meta, NTuple, NTupleEval, NTupleMean};
 use drop7::search::{
-    play_games, BatchSpec, ChanceModel, Crowding, Direct, Evaluator, Fitted, GameEvent, GameResult,
-    NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc, Shape, Stats,
-    Table,
+    play_games, BatchSpec, ChanceModel, Crowding, DepthRule, Direct, Evaluator, Fitted, GameEvent,
+    GameResult, NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc,
+    Shape, Stats, Table, MAX_DEPTH,
 };
 use drop7::trace::{verify, GameRecord};
 use drop7::{Mode, Position, Rules};
@@ -38,13 +38,15 @@ enum Drop7Command {
         bitarcade drop7 play --depth 4 --reveals paired --strata-schedule 0,4 --games 64 -j 1\n  \
         bitarcade drop7 play --depth 2 --games 1 --record game.json && bitarcade drop7 replay game.json\n  \
         bitarcade drop7 play --reveals paired --depth 5 --first-game 8 --games 4 -j 1 --json\n  \
+        bitarcade drop7 play --reveals paired --budget 8000000 --min-depth 4 --max-depth 6 --games 64 -j 1 --json\n  \
         bitarcade drop7 play --mode normal --gray-share 5/16 --depth 2 --games 8 -j 2\n  \
         printf '4#2715#36\\n6457513\\n' | bitarcade drop7 play --mode sequence --stream - --depth 2")]
     Play(PlayArgs),
     /// The value of every column for a position (text form), and the best one.
     #[command(after_help = "Examples:\n  \
         bitarcade drop7 decide '......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0'\n  \
-        echo '......./......./......./......./......./......./####### next=7 level=1 drops=5 score=0' | bitarcade drop7 decide - --depth 4 --json")]
+        echo '......./......./......./......./......./......./####### next=7 level=1 drops=5 score=0' | bitarcade drop7 decide - --depth 4 --json\n  \
+        bitarcade drop7 decide '......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0' --reveals paired --budget 4000000 --min-depth 3 --max-depth 6")]
     Decide(DecideArgs),
     /// Engine throughput vs the reference, and decision time with and without each table.
     #[command(after_help = "Examples:\n  \
@@ -140,9 +142,46 @@ struct SearchOpts {
     /// those instead) or `sampled` (the --reveal-samples average).
     #[arg(long, default_value = "sampled", value_parser = ["paired", "sampled"])]
     reveals: String,
+    /// A work budget per decision instead of a fixed depth (`play`, `ab`, `decide`, `fit`):
+    /// search --min-depth moves deep, then one move deeper while the search moves (engine
+    /// calls) spent on the decision plus the next depth's predicted moves stay within
+    /// MOVES, up to --max-depth. Deterministic: it counts moves, not time. Tight boards
+    /// branch less and get deeper searches. Conflicts with --depth.
+    #[arg(long, value_name = "MOVES", conflicts_with = "depth")]
+    budget: Option<u64>,
+    /// The shallowest depth of a --budget search (default 3).
+    #[arg(long, value_name = "D", requires = "budget")]
+    min_depth: Option<u32>,
+    /// The deepest depth of a --budget search, at most 7 (default 6).
+    #[arg(long, value_name = "D", requires = "budget")]
+    max_depth: Option<u32>,
 }
 
 impl SearchOpts {
+    /// The depth rule: --depth, or --budget with --min-depth and --max-depth.
+    fn rule(&self) -> CliResult<DepthRule> {
+        let Some(moves) = self.budget else {
+            return Ok(DepthRule::Fixed(self.depth));
+        };
+        let min = self.min_depth.unwrap_or(3);
+        let max = self.max_depth.unwrap_or(6);
+        if !(1..=MAX_DEPTH).contains(&min) {
+            return Err(CliError::input(format!("--min-depth {min}: expected 1..={MAX_DEPTH}")));
+        }
+        if !(1..=MAX_DEPTH).contains(&max) {
+            return Err(CliError::input(format!("--max-depth {max}: expected 1..={MAX_DEPTH}")));
+        }
+        if min > max {
+            return Err(CliError::input(format!("--min-depth {min} is above --max-depth {max}")));
+        }
+        if self.reveal_samples.contains(',') {
+            return Err(CliError::input(
+                "--reveal-samples with a list is keyed to one depth: not with --budget",
+            ));
+        }
+        Ok(DepthRule::Budget { moves, min, max })
+    }
+
     /// The reveal samples by remaining depth.
     fn reveal_by_depth(&self) -> CliResult<[u32; 8]> {
         let bad = || {
@@ -157,7 +196,7 @@ impl SearchOpts {
             .map(|x| x.trim().parse::<u32>().ok().filter(|n| (1..=64).contains(n)))
             .collect::<Option<_>>()
             .ok_or_else(bad)?;
-        Ok(drop7::search::reveal_by_depth(&list, self.depth))
+        Ok(drop7::search::reveal_by_depth(&list, self.rule()?.max_depth()))
     }
 }
 
@@ -804,7 +843,15 @@ struct GameRow {
 #[derive(Serialize)]
 struct PlayReport {
     rules: Rules,
-    depth: u32,
+    /// The fixed depth (null under a budget rule).
+    depth: Option<u32>,
+    /// The budget rule, if one (absent for a fixed depth).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<DepthRule>,
+    /// Decisions of all games by the depth they reached (index = depth).
+    depths: [u64; 8],
+    /// Mean search moves per decision over all games.
+    moves_per_decision: f64,
     eval: String,
     table: &'static str,
     chance: String,
@@ -843,7 +890,7 @@ fn run_batch(
         seed,
         first,
         games,
-        depth: o.depth,
+        depth: o.rule()?,
         max_moves,
         record: true,
         death: o.death,
@@ -883,7 +930,7 @@ struct SequenceJob {
     rules: Rules,
     chance: ChanceModel,
     draws: ListDraws,
-    depth: u32,
+    depth: DepthRule,
     max_moves: u32,
 }
 
@@ -933,7 +980,7 @@ fn sequence_game(a: &PlayArgs, eval: &EvalChoice) -> CliResult<(Vec<PlayedGame>,
         rules,
         chance: chance_of(&a.search),
         draws,
-        depth: a.search.depth,
+        depth: a.search.rule()?,
         max_moves: a.max_moves,
     };
     let (res, rec) = dispatch(eval, table, a.search.table_bits, job);
@@ -972,9 +1019,23 @@ fn play(a: PlayArgs) -> CliResult {
     };
     let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
     let work: u64 = games.iter().map(|g| g.0.stats.moves).sum();
+    let rule = a.search.rule()?;
+    let mut depths = [0u64; 8];
+    for g in &games {
+        for (t, &n) in depths.iter_mut().zip(&g.0.depths) {
+            *t += u64::from(n);
+        }
+    }
+    let decisions: u64 = depths.iter().sum();
     let report = PlayReport {
         rules: rules_of(&a.search)?,
-        depth: a.search.depth,
+        depth: match rule {
+            DepthRule::Fixed(d) => Some(d),
+            DepthRule::Budget { .. } => None,
+        },
+        rule: matches!(rule, DepthRule::Budget { .. }).then_some(rule),
+        depths,
+        moves_per_decision: if decisions == 0 { 0.0 } else { work as f64 / decisions as f64 },
         eval: eval.label(),
         table: TableChoice::parse(&a.search.table)?.name(),
         chance: match &a.search.strata_schedule {
@@ -1018,8 +1079,15 @@ fn play(a: PlayArgs) -> CliResult {
     let s = &report.summary;
     println!(
         "{} games, {} mode, depth {}, eval {}, reveals {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
-        s.games, a.search.mode, report.depth, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
+        s.games, a.search.mode, rule, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
     );
+    if let DepthRule::Budget { .. } = rule {
+        println!(
+            "decisions by depth: {}; {:.0} search moves per decision",
+            depth_histogram(&report.depths),
+            report.moves_per_decision
+        );
+    }
     println!(
         "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
         report.seconds,
@@ -1027,6 +1095,21 @@ fn play(a: PlayArgs) -> CliResult {
         report.search_moves_per_second / 1e6
     );
     Ok(())
+}
+
+/// `4: 120, 5: 30` (the depths with decisions).
+fn depth_histogram(depths: &[u64; 8]) -> String {
+    let parts: Vec<String> = depths
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(d, n)| format!("{d}: {n}"))
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1039,11 +1122,11 @@ struct DecideJob {
     rules: Rules,
     chance: ChanceModel,
     pos: Position,
-    depth: u32,
+    depth: DepthRule,
 }
 
 impl Job for DecideJob {
-    type Out = (drop7::search::Decision, Stats);
+    type Out = (drop7::search::RuleDecision, Stats);
     fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
     where
         E: Evaluator + Clone + Send,
@@ -1053,7 +1136,7 @@ impl Job for DecideJob {
         s.death = self.death;
         s.reveal_by_depth = self.reveal_by_depth;
         s.paired_reveals = self.paired_reveals;
-        let d = s.decide(&self.pos, self.depth);
+        let d = s.decide_rule(&self.pos, self.depth);
         (d, s.stats)
     }
 }
@@ -1061,7 +1144,11 @@ impl Job for DecideJob {
 #[derive(Serialize)]
 struct DecideReport {
     position: String,
+    /// The depth searched (under a budget: the deepest completed iteration's).
     depth: u32,
+    /// The budget rule, if one (absent for a fixed depth).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<DepthRule>,
     values: Vec<Option<f64>>,
     best_column: usize,
     after: String,
@@ -1083,8 +1170,9 @@ fn decide(a: DecideArgs) -> CliResult {
     let rules = rules_of(&a.search)?;
     let eval = EvalChoice::parse("--eval", &a.search.eval)?;
     let table = TableChoice::parse(&a.search.table)?;
+    let rule = a.search.rule()?;
     let start = Instant::now();
-    let (d, stats) = dispatch(
+    let (rd, stats) = dispatch(
         &eval,
         table,
         a.search.table_bits,
@@ -1095,9 +1183,10 @@ fn decide(a: DecideArgs) -> CliResult {
             rules,
             chance: chance_of(&a.search),
             pos,
-            depth: a.search.depth,
+            depth: rule,
         },
     );
+    let d = rd.decision;
     let seconds = start.elapsed().as_secs_f64();
     // Check the answer with the checked engine and the reference before printing it.
     let mut after = pos;
@@ -1115,7 +1204,8 @@ fn decide(a: DecideArgs) -> CliResult {
     }
     let report = DecideReport {
         position: pos.to_string(),
-        depth: a.search.depth,
+        depth: rd.depth,
+        rule: matches!(rule, DepthRule::Budget { .. }).then_some(rule),
         values: d.values.to_vec(),
         best_column: d.best + 1,
         after: after.to_string(),
@@ -1137,7 +1227,7 @@ fn decide(a: DecideArgs) -> CliResult {
         }
     }
     println!("after: {}", report.after);
-    println!("{} moves searched in {:.3} s", stats.moves, seconds);
+    println!("depth {} ({}): {} moves searched in {:.3} s", rd.depth, rule, stats.moves, seconds);
     Ok(())
 }
 
@@ -1224,6 +1314,12 @@ fn ab(a: AbArgs) -> CliResult {
     let mut ob = a.search.clone();
     ob.reveal_samples = a.b_reveal_samples.clone().unwrap_or(ob.reveal_samples);
     ob.reveals = a.b_reveals.clone().unwrap_or(ob.reveals);
+    // One depth rule for both sides: a fixed depth, or one budget.
+    let rule = a.search.rule()?;
+    let (ab_depth, ab_rule) = match rule {
+        DepthRule::Fixed(d) => (Some(d), None),
+        DepthRule::Budget { .. } => (None, Some(rule)),
+    };
     let (ga, _) = run_batch(&oa, &ea, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "A")?;
     let (gb, _) = run_batch(&ob, &eb, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "B")?;
     let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
@@ -1239,7 +1335,7 @@ fn ab(a: AbArgs) -> CliResult {
     let losses = diffs.iter().filter(|&&d| d < 0.0).count();
     let half = t95(n - 1.0) * se;
     let report = serde_json::json!({
-        "a": ea.label(), "b": eb.label(), "games": a.games, "depth": a.search.depth,
+        "a": ea.label(), "b": eb.label(), "games": a.games, "depth": ab_depth, "rule": ab_rule,
         "a_reveal_samples": oa.reveal_samples, "b_reveal_samples": ob.reveal_samples,
         "a_reveals": oa.reveals, "b_reveals": ob.reveals,
         "a_summary": summary(&sa), "b_summary": summary(&sb),
@@ -1750,6 +1846,9 @@ fn fit(a: FitArgs) -> CliResult {
         return Err(CliError::input("--ridge: give one penalty, or one per --target"));
     }
     let o = &a.search;
+    if o.budget.is_some() {
+        return Err(CliError::input("--budget is for play, ab and decide, not fit: use --depth"));
+    }
     let rules = rules_of(o)?;
     let table = TableChoice::parse(&o.table)?;
     let spec = BatchSpec {
@@ -1758,7 +1857,7 @@ fn fit(a: FitArgs) -> CliResult {
         seed: a.seed.seed,
         first: 0,
         games: a.games,
-        depth: o.depth,
+        depth: DepthRule::Fixed(o.depth),
         max_moves: a.max_moves,
         record: false,
         death: o.death,

@@ -372,3 +372,86 @@ fn train_is_deterministic_resumable_and_its_file_plays() {
     let other = deep(&path("x.d7n"), "rows=0112233 size=4099 blocks=2x3");
     assert_eq!(other.status.code(), Some(2), "a --shape that is not the file's shape");
 }
+
+#[test]
+fn budget_play_is_thread_independent_replays_and_names_its_rule() {
+    let dir = std::env::temp_dir().join(format!("drop7-cli-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("games.json");
+    let rec_s = rec.to_str().unwrap();
+    let base = ["drop7", "play", "--reveals", "paired", "--games", "3", "--seed", "6"];
+    let budget =
+        [&base[..], &["--max-moves", "25", "--budget", "12000", "--min-depth", "1"]].concat();
+    let budget = [&budget[..], &["--max-depth", "3", "--json"]].concat();
+    let one = json(&bitarcade(&[&budget[..], &["-j", "1", "--record", rec_s]].concat()));
+    let two = json(&bitarcade(&[&budget[..], &["-j", "2"]].concat()));
+    assert_eq!(games(&one), games(&two));
+    assert_eq!(one["depth"], serde_json::Value::Null);
+    assert_eq!(one["rule"]["budget"]["moves"], 12000);
+    let depths: Vec<u64> =
+        one["depths"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).collect();
+    assert_eq!(depths.iter().sum::<u64>(), 75, "{depths:?}");
+    assert!(depths[2] > 0 && depths[3] > 0 && depths[4..].iter().all(|&n| n == 0), "{depths:?}");
+    let ok = json(&bitarcade(&["drop7", "replay", rec_s, "--json"]));
+    assert_eq!(ok["ok"], true);
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v[0]["rule"]["budget"]["min"], 1);
+    // A budget that cannot deepen plays the fixed depth's games.
+    let fixed = [&base[..], &["--max-moves", "25", "--depth", "2", "--json"]].concat();
+    let zero = [&base[..], &["--max-moves", "25", "--budget", "0", "--min-depth", "2"]].concat();
+    let zero = [&zero[..], &["--json"]].concat();
+    let (f, z) = (json(&bitarcade(&fixed)), json(&bitarcade(&zero)));
+    assert_eq!(games(&f), games(&z));
+    assert_eq!(f["depth"], 2);
+    assert!(f.get("rule").is_none());
+    // decide reports the depth it reached and the moves it spent.
+    let d = json(&bitarcade(&[
+        "drop7",
+        "decide",
+        START,
+        "--budget",
+        "0",
+        "--min-depth",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(d["depth"], 2);
+    let d = ["drop7", "decide", START, "--budget", "99999999", "--max-depth", "4", "--json"];
+    let d = json(&bitarcade(&d));
+    assert_eq!(d["depth"], 4);
+    assert!(d["stats"]["moves"].as_u64().unwrap() > 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_budgets_exit_2_with_one_line() {
+    for extra in [
+        vec!["--budget", "1000", "--min-depth", "5", "--max-depth", "4"],
+        vec!["--budget", "1000", "--max-depth", "8"],
+        vec!["--budget", "0", "--min-depth", "0"],
+        vec!["--budget", "1000", "--reveal-samples", "2,1"],
+    ] {
+        for verb in ["play", "decide", "ab"] {
+            let mut args = vec!["drop7", verb];
+            match verb {
+                "decide" => args.push(START),
+                "ab" => args.extend(["--a", "ready", "--b", "points"]),
+                _ => {}
+            }
+            args.extend(&extra);
+            let out = bitarcade(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+    // --budget and --depth conflict; --min-depth needs --budget.
+    for args in [
+        vec!["drop7", "play", "--budget", "1000", "--depth", "3"],
+        vec!["drop7", "play", "--min-depth", "3"],
+        vec!["drop7", "fit", "--budget", "1000"],
+    ] {
+        assert_eq!(bitarcade(&args).status.code(), Some(2), "{args:?}");
+    }
+}

@@ -35,8 +35,12 @@ pub struct GameRecord {
     pub rules: Rules,
     /// The seed of the stream, if it came from one (informational: replay does not use it).
     pub seed: Option<u64>,
-    /// The search depth, if a searcher played.
+    /// The search depth, if a searcher played at a fixed depth.
     pub depth: Option<u32>,
+    /// The depth rule, if a searcher played under a work budget (absent otherwise, so
+    /// fixed-depth records are unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<crate::search::DepthRule>,
     /// The start position.
     pub start: String,
     /// Every turn.
@@ -52,6 +56,7 @@ impl GameRecord {
             rules,
             seed,
             depth,
+            rule: None,
             start: start.to_string(),
             turns: Vec::new(),
             final_score: start.score,

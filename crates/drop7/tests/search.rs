@@ -4,8 +4,8 @@
 
 use drop7::engine::{RandomDraws, Recording};
 use drop7::search::{
-    play_game, play_games, reveal_by_depth, BatchSpec, ChanceModel, Crowding, Direct, Evaluator,
-    NoTable, Ready, SearchDraws, Searcher, SetAssoc,
+    play_game, play_games, reveal_by_depth, BatchSpec, ChanceModel, Crowding, DepthRule, Direct,
+    Evaluator, NoTable, Ready, SearchDraws, Searcher, SetAssoc,
 };
 use drop7::trace::verify;
 use drop7::{Mode, Position, Rules};
@@ -114,7 +114,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         seed: 11,
         first: 0,
         games: 4,
-        depth: 1,
+        depth: DepthRule::Fixed(1),
         max_moves: 60,
         record: true,
         death: 1_000_000.0,
@@ -384,7 +384,7 @@ fn shards_of_a_batch_concatenate_into_the_whole_batch() {
         seed: 21,
         first: 0,
         games: 5,
-        depth: 2,
+        depth: DepthRule::Fixed(2),
         max_moves: 40,
         record: true,
         death: 1_000_000.0,
@@ -459,7 +459,7 @@ fn fit_harvest_is_thread_independent_and_the_fit_explains_it() {
         seed: 77,
         first: 0,
         games: 24,
-        depth: 1,
+        depth: DepthRule::Fixed(1),
         max_moves: 10_000,
         record: false,
         death: 1e6,
@@ -495,7 +495,7 @@ fn sibling_rollouts_share_the_stream_and_centre_within_positions() {
         seed: 78,
         first: 0,
         games: 3,
-        depth: 1,
+        depth: DepthRule::Fixed(1),
         max_moves: 10_000,
         record: false,
         death: 1e6,

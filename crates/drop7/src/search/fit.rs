@@ -102,7 +102,7 @@ pub fn harvest_game<E: Evaluator, T: Table>(
     let mut out = GameBoards { game: index, boards: Vec::new(), points: Vec::new() };
     let mut moves = 0;
     while !pos.over && moves < spec.max_moves {
-        let d = searcher.decide(&pos, spec.depth);
+        let d = searcher.decide_rule(&pos, spec.depth).decision;
         let before = pos.score;
         pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
@@ -129,7 +129,7 @@ where
         .map(|i| {
             let mut s = spec.searcher(eval.clone(), make_table());
             if let Some(schedule) = spec.chance_schedule {
-                s.set_chance_schedule(&schedule, spec.depth);
+                s.set_chance_schedule(&schedule, spec.depth.min_depth());
             }
             harvest_game(&mut s, spec, i)
         })
@@ -199,7 +199,7 @@ pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table>(
                 groups.push(group);
             }
         }
-        let d = searcher.decide(&pos, spec.depth);
+        let d = searcher.decide_rule(&pos, spec.depth).decision;
         pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
     }

@@ -40,6 +40,106 @@ pub use eval::{Crowding, Evaluator, Fitted, Options, PointsOnly, Pressure, Ready
 pub use ntuple::{NTuple, NTupleEval};
 pub use table::{Direct, Key, LeafCache, NoTable, SetAssoc, Table};
 
+/// The deepest search a [`DepthRule`] may ask for: the per-depth arrays of the searcher
+/// (chance outcomes and reveal samples by remaining depth) hold depths 0 to 7.
+pub const MAX_DEPTH: u32 = 7;
+
+/// The first deepening step's predicted growth per open root column (see
+/// [`DepthRule::Budget`]): the moves of depth `min + 1` are predicted as the moves of depth
+/// `min` times `FIRST_GROWTH_PER_COLUMN * open_columns`. Measured on the 11 positions of
+/// `examples/positions.txt` (ready leaf, paired reveals, 2^16 direct table; all 7 columns
+/// open): the growth from depth 4 to 5 was 15.5-35.7 (median 28.6), from 3 to 4 16.1-37.1.
+/// 5 per column (35 on an open board) sits at the top of that range, so the first step
+/// seldom overruns its budget.
+pub const FIRST_GROWTH_PER_COLUMN: f64 = 5.0;
+
+/// How deep each decision is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DepthRule {
+    /// Every decision `d >= 1` moves deep (0 counts as 1).
+    Fixed(u32),
+    /// Iterative deepening under a work budget: search `min` moves deep, then `d + 1` while
+    /// `d < max` and the moves spent on this decision so far plus the predicted moves of
+    /// depth `d + 1` are at most `moves`. The prediction is the last iteration's moves times
+    /// its growth over the one before (at least 1); for the first step, with no growth
+    /// known, times [`FIRST_GROWTH_PER_COLUMN`] per open root column. The decision is the
+    /// deepest completed iteration's. Work is counted in [`Stats::moves`], never time.
+    Budget {
+        /// The moves (engine calls) one decision may spend, predicted.
+        moves: u64,
+        /// The shallowest depth (always searched).
+        min: u32,
+        /// The deepest depth.
+        max: u32,
+    },
+}
+
+impl From<u32> for DepthRule {
+    fn from(d: u32) -> DepthRule {
+        DepthRule::Fixed(d)
+    }
+}
+
+impl DepthRule {
+    /// The depth every decision reaches.
+    pub fn min_depth(self) -> u32 {
+        match self {
+            DepthRule::Fixed(d) => d.max(1),
+            DepthRule::Budget { min, .. } => min.max(1),
+        }
+    }
+
+    /// The deepest a decision may go.
+    pub fn max_depth(self) -> u32 {
+        match self {
+            DepthRule::Fixed(d) => d.max(1),
+            DepthRule::Budget { min, max, .. } => max.max(min.max(1)),
+        }
+    }
+
+    /// Checks the rule: depths in `1..=MAX_DEPTH`, `min <= max`.
+    pub fn check(self) -> Result<DepthRule, String> {
+        match self {
+            DepthRule::Fixed(d) if !(1..=MAX_DEPTH).contains(&d) => {
+                Err(format!("depth {d}: expected 1..={MAX_DEPTH}"))
+            }
+            DepthRule::Budget { min, .. } if !(1..=MAX_DEPTH).contains(&min) => {
+                Err(format!("min depth {min}: expected 1..={MAX_DEPTH}"))
+            }
+            DepthRule::Budget { max, .. } if !(1..=MAX_DEPTH).contains(&max) => {
+                Err(format!("max depth {max}: expected 1..={MAX_DEPTH}"))
+            }
+            DepthRule::Budget { min, max, .. } if min > max => {
+                Err(format!("min depth {min} is above max depth {max}"))
+            }
+            r => Ok(r),
+        }
+    }
+}
+
+impl std::fmt::Display for DepthRule {
+    /// `4` for a fixed depth, `budget 2000000 (4..6)` for a budget.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DepthRule::Fixed(d) => write!(f, "{d}"),
+            DepthRule::Budget { moves, min, max } => write!(f, "budget {moves} ({min}..{max})"),
+        }
+    }
+}
+
+/// A decision under a [`DepthRule`]: the deepest completed iteration's decision, its depth
+/// and the moves the decision spent over all its iterations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RuleDecision {
+    /// The decision of the deepest completed iteration.
+    pub decision: Decision,
+    /// Its depth.
+    pub depth: u32,
+    /// Moves (engine calls) spent on the decision, all iterations.
+    pub moves: u64,
+}
+
 /// How chance nodes weigh the next disc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChanceModel {
@@ -221,6 +321,9 @@ pub struct Searcher<E: Evaluator, T: Table> {
     /// depth, so a chance node's value stays a pure function of (key, depth).
     outcomes: [([(Disc, f64); 8], usize); 8],
     level_in_key: bool,
+    /// The chance schedule last set (root down, padded to 8 with its last entry), so a
+    /// budget search can set it again for each iteration's depth.
+    chance_list: Option<[ChanceModel; 8]>,
 }
 
 /// The outcomes of a chance node under `chance`, with their weights, and how many there are.
@@ -266,6 +369,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             paired_reveals: false,
             outcomes: [outcome_set(&rules, chance); 8],
             level_in_key: rules.mode != Mode::Hardcore,
+            chance_list: None,
         }
     }
 
@@ -274,10 +378,13 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
     /// moves, `schedule[1]` one level below, ...; the last entry also covers every deeper
     /// level. A search can so keep every disc value near the root and fewer strata deeper,
     /// where a decision weighs many nodes. An empty list leaves the model unchanged.
+    /// A [`DepthRule::Budget`] search sets the schedule again for each iteration's depth.
     pub fn set_chance_schedule(&mut self, schedule: &[ChanceModel], depth: u32) {
         if schedule.is_empty() {
             return;
         }
+        let last = *schedule.last().expect("non-empty");
+        self.chance_list = Some(std::array::from_fn(|i| *schedule.get(i).unwrap_or(&last)));
         // The chance node below the root's moves has remaining depth `depth - 1`; the
         // paired replays right above the leaves (index 0) count as one more level.
         let depth = depth.clamp(1, 8);
@@ -314,6 +421,49 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             }
         }
         Decision { values, best }
+    }
+
+    /// The decision for `pos` under `rule` (see [`DepthRule`]). `Fixed(d)` is exactly
+    /// [`decide`](Self::decide)`(pos, d)`; a budget search runs `decide` at each depth from
+    /// `min` up (with the chance schedule, if one was set, set again for that depth).
+    pub fn decide_rule(&mut self, pos: &Position, rule: DepthRule) -> RuleDecision {
+        let start = self.stats.moves;
+        let (budget, min, max) = match rule {
+            DepthRule::Fixed(d) => {
+                let decision = self.decide(pos, d);
+                return RuleDecision { decision, depth: d.max(1), moves: self.stats.moves - start };
+            }
+            DepthRule::Budget { moves, .. } => (moves, rule.min_depth(), rule.max_depth()),
+        };
+        let mut d = min;
+        let mut decision = self.decide_at(pos, d);
+        let mut last = self.stats.moves - start;
+        let mut before = 0u64;
+        while d < max && last > 0 {
+            let growth = if before > 0 {
+                (last as f64 / before as f64).max(1.0)
+            } else {
+                FIRST_GROWTH_PER_COLUMN * f64::from(pos.board.open_columns().count_ones())
+            };
+            let spent = self.stats.moves - start;
+            if spent as f64 + last as f64 * growth > budget as f64 {
+                break;
+            }
+            d += 1;
+            let mark = self.stats.moves;
+            decision = self.decide_at(pos, d);
+            before = last;
+            last = self.stats.moves - mark;
+        }
+        RuleDecision { decision, depth: d, moves: self.stats.moves - start }
+    }
+
+    /// [`decide`](Self::decide) at `depth`, with the stored chance schedule set for it.
+    fn decide_at(&mut self, pos: &Position, depth: u32) -> Decision {
+        if let Some(list) = self.chance_list {
+            self.set_chance_schedule(&list, depth);
+        }
+        self.decide(pos, depth)
     }
 
     #[inline]
@@ -530,45 +680,77 @@ pub struct GameResult {
     pub over: bool,
     /// Search work over the game.
     pub stats: Stats,
+    /// Decisions by the depth they reached (index `d` for depth `d`; index 0 unused).
+    pub depths: [u32; 8],
+    /// The most moves (engine calls) one decision spent.
+    pub max_decision_moves: u64,
+}
+
+impl GameResult {
+    /// Mean search moves (engine calls) per decision (0 for a game without moves).
+    pub fn moves_per_decision(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.stats.moves as f64 / f64::from(self.moves)
+        }
+    }
 }
 
 /// Plays one game with the searcher from the seeded stream (at most `max_moves` moves),
-/// with its record if `record` is set.
+/// with its record if `record` is set. `rule` is a [`DepthRule`] (a `u32` is a fixed depth).
 pub fn play_game<E: Evaluator, T: Table>(
     searcher: &mut Searcher<E, T>,
     seed: u64,
-    depth: u32,
+    rule: impl Into<DepthRule>,
     max_moves: u32,
     record: bool,
 ) -> (GameResult, Option<GameRecord>) {
     let rules = searcher.rules;
     let mut draws = RandomDraws::new(&rules, seed);
     let start = Position::new_game(&rules, &mut draws);
-    play_from(searcher, start, draws, Some(seed), depth, max_moves, record, |_| false)
+    play_from(searcher, start, draws, Some(seed), rule, max_moves, record, |_| false)
 }
 
 /// Plays from `start` with the searcher, drawing from `draws`, until the game ends, after
 /// `max_moves` moves, or when `exhausted(&draws)` says the stream has run out (Sequence
-/// mode; the final position's next disc is then a placeholder).
+/// mode; the final position's next disc is then a placeholder). Each decision follows
+/// `rule` (a `u32` is a fixed depth); the record names a fixed depth in `depth`, a budget
+/// rule in `rule`.
 #[allow(clippy::too_many_arguments)]
 pub fn play_from<E: Evaluator, T: Table, D: Draws>(
     searcher: &mut Searcher<E, T>,
     start: Position,
     draws: D,
     seed: Option<u64>,
-    depth: u32,
+    rule: impl Into<DepthRule>,
     max_moves: u32,
     record: bool,
     exhausted: impl Fn(&D) -> bool,
 ) -> (GameResult, Option<GameRecord>) {
+    let rule = rule.into();
     let rules = searcher.rules;
     let mut draws = Recording::new(draws);
     let mut pos = start;
-    let mut rec = record.then(|| GameRecord::new(rules, seed, Some(depth), &pos));
+    let mut rec = record.then(|| {
+        let mut r = match rule {
+            DepthRule::Fixed(d) => GameRecord::new(rules, seed, Some(d), &pos),
+            DepthRule::Budget { .. } => GameRecord::new(rules, seed, None, &pos),
+        };
+        if let DepthRule::Budget { .. } = rule {
+            r.rule = Some(rule);
+        }
+        r
+    });
     let mut moves = 0;
+    let mut depths = [0u32; 8];
+    let mut max_decision_moves = 0;
     let before = searcher.stats;
     while !pos.over && moves < max_moves {
-        let d = searcher.decide(&pos, depth);
+        let r = searcher.decide_rule(&pos, rule);
+        depths[r.depth.min(7) as usize] += 1;
+        max_decision_moves = max_decision_moves.max(r.moves);
+        let d = r.decision;
         let prev = pos;
         let turn = pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
@@ -600,6 +782,8 @@ pub fn play_from<E: Evaluator, T: Table, D: Draws>(
         moves,
         over: pos.over,
         stats,
+        depths,
+        max_decision_moves,
     };
     (result, rec)
 }
@@ -619,8 +803,8 @@ pub struct BatchSpec {
     pub first: u64,
     /// Number of games.
     pub games: u64,
-    /// Search depth.
-    pub depth: u32,
+    /// How deep each decision is searched.
+    pub depth: DepthRule,
     /// Move cap per game.
     pub max_moves: u32,
     /// Keep each game's record.
@@ -681,7 +865,7 @@ where
             observe(GameEvent::Started(i));
             let mut s = spec.searcher(eval.clone(), make_table());
             if let Some(schedule) = spec.chance_schedule {
-                s.set_chance_schedule(&schedule, spec.depth);
+                s.set_chance_schedule(&schedule, spec.depth.min_depth());
             }
             let (mut result, record) = play_game(
                 &mut s,
