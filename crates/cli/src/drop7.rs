@@ -142,7 +142,8 @@ struct SearchOpts {
     /// those instead) or `sampled` (the --reveal-samples average).
     #[arg(long, default_value = "sampled", value_parser = ["paired", "sampled"])]
     reveals: String,
-    /// A work budget per decision instead of a fixed depth (`play`, `ab`, `decide`, `fit`):
+    /// A work budget per decision instead of a fixed depth (`play`, `decide`, and `ab`, where
+    /// it is one rule for both sides; not `fit`):
     /// search --min-depth moves deep, then one move deeper while the search moves (engine
     /// calls) spent on the decision plus the next depth's predicted moves stay within
     /// MOVES, up to --max-depth. Deterministic: it counts moves, not time. Tight boards
