@@ -53,18 +53,26 @@ enum Twenty48Command {
         sub_seed(S, i): the games are identical for any --threads (but not with \
         --time-per-move, which follows the clock).")]
     Play(PlayArgs),
-    /// Train an n-tuple network by TD(0) on afterstates: seeded self-play on one thread.
+    /// Train an n-tuple network by TD(0) or temporal coherence on afterstates: seeded
+    /// self-play on one thread.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 train --games 2000 --out net.b48\n  \
         bitarcade 2048 train --games 1000000 --seed 7 --out /work/t48s7/net.b48 \
         --checkpoint-every 25000 --max-seconds 3000\n  \
         bitarcade 2048 train --games 50000 --from net.b48 --out net2.b48   (continue: same seed \
         and alpha, games numbered on from the file's count)\n  \
-        bitarcade 2048 train --games 300 --tuples 0,1,2,3/4,5,6,7 --out tiny.b48 --json\n\n\
+        bitarcade 2048 train --games 300 --tuples 0,1,2,3/4,5,6,7 --out tiny.b48 --json\n  \
+        bitarcade 2048 train --games 25000 --method tc --out tc.b48   (temporal coherence, \
+        beta 1/32; writes tc.b48 and its accumulators tc.b48.tc)\n  \
+        bitarcade 2048 train --games 5000 --method tc --from tc.b48 --out tc.b48   (continue: \
+        needs tc.b48.tc; the same bytes as one run)\n  \
+        bitarcade 2048 train --games 25000 --method tc --init 320000 --out otc.b48   \
+        (optimistic start)\n\n\
         Game i (counting from 0 over the whole training, across --from) uses spawn seed \
         sub_seed(S, i) and the documented spawn rule; moves are greedy on reward + V(afterstate), \
         ties to the first of U D L R; the previous afterstate's 32 weights move by \
-        alpha * (reward + V(afterstate) - V(previous)), towards 0 at the end of the game. \
+        alpha * (reward + V(afterstate) - V(previous)), towards 0 at the end of the game \
+        (with --method tc, by alpha * |E|/A * that error, per weight). \
         Same arguments, byte-identical weights file. Progress every --report-every games on \
         stderr: mean score and reach rates of the last window, games/s. The default network \
         is four 6-tuples (256 MiB): keep the files outside git and reproduce them from the \
@@ -298,6 +306,43 @@ fn load_starts(path: &std::path::Path) -> CliResult<Vec<Board>> {
     multistage::parse_starts(&text).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
+/// The TC accumulator file that goes with weight file `path`: `path.tc`.
+fn coherence_path(path: &std::path::Path) -> PathBuf {
+    PathBuf::from(format!("{}.tc", path.display()))
+}
+
+/// Writes the TC accumulators of `net` after `games` games beside weight file `path`
+/// (temporary file and rename).
+fn save_coherence(
+    path: &std::path::Path,
+    acc: &ntuple::Coherence,
+    games: u64,
+    net: &NTuple,
+) -> CliResult {
+    let path = coherence_path(path);
+    let tmp = path.with_extension("tctmp");
+    std::fs::write(&tmp, ntuple::encode_coherence(acc, games, net.fingerprint()))
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// Reads the TC accumulators beside weight file `path` for `net` after `games` games.
+fn load_coherence(
+    path: &std::path::Path,
+    net: &NTuple,
+    games: u64,
+) -> CliResult<ntuple::Coherence> {
+    let path = coherence_path(path);
+    let bytes = std::fs::read(&path).map_err(|e| {
+        CliError::input(format!(
+            "{}: cannot read: {e} (--method tc continues from the weights and their accumulators)",
+            path.display()
+        ))
+    })?;
+    ntuple::decode_coherence(&bytes, net, games)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
 /// Writes a weight file through a temporary file and a rename, so a reader (or a stopped
 /// run) never sees half a file.
 fn save_network(path: &std::path::Path, net: &NTuple, meta: &Meta) -> CliResult {
@@ -318,8 +363,10 @@ struct TrainArgs {
     /// Seed of the spawns (default: the --from file's, else 1).
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Step size per weight (default: the --from file's, else 0.0025). With --from, another
-    /// value continues with a new step (a schedule); the file records the last one.
+    /// Step size per weight (default: the --from file's, else 0.0025; with --method tc the
+    /// step at full coherence, beta, default 1 / (8 x tuples) = 1/32 for four tuples). With
+    /// --from, another value continues with a new step (a schedule); the file records the
+    /// last one.
     #[arg(long, value_name = "A")]
     alpha: Option<f32>,
     /// Write --out every N games.
@@ -346,6 +393,20 @@ struct TrainArgs {
     /// four 6-tuples 0,1,2,3,4,5/4,5,6,7,8,9/0,1,2,4,5,6/4,5,6,8,9,10).
     #[arg(long, value_name = "SHAPE")]
     tuples: Option<String>,
+    /// The learning rule (stage 1 only). td: TD(0), each weight a value reads moves by
+    /// alpha * error. tc: temporal coherence (Beal & Smith 1999; Jaskowski 2016): weight i
+    /// moves by alpha * |E_i| / A_i * error, E_i and A_i the sum and the sum of absolute
+    /// values of the errors it has seen (rate 1 before the first), so --alpha is the step at
+    /// full coherence and the steps shrink by themselves (no schedule). TC keeps E and A
+    /// (twice the network's memory) in FILE.tc beside each weight file it writes; --from F
+    /// with tc continues from F and F.tc, exactly as one run.
+    #[arg(long, value_enum, default_value_t = LearnMethod::Td)]
+    method: LearnMethod,
+    /// Optimistic initialisation (stage 1, not with --from): every state starts worth V,
+    /// each of the 8 x tuples weights a value reads at V / (8 x tuples) (Guei, Chen & Wu
+    /// 2022 start at the order of 320000). Default 0.
+    #[arg(long, value_name = "V")]
+    init: Option<f32>,
     /// Progress line every N games (mean score and reach rates of those N games).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     report_every: u64,
@@ -382,8 +443,10 @@ struct TrainReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     starts: Option<String>,
     shape: String,
+    method: LearnMethod,
     seed: u64,
     alpha: f32,
+    init: f32,
     first_game: u64,
     games_played: u64,
     games_total: u64,
@@ -432,8 +495,20 @@ fn train(a: TrainArgs) -> CliResult {
         ntuple::expect_shape(n, &shape)
             .map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
     }
+    if a.init.is_some() && a.from.is_some() {
+        return Err(CliError::input(
+            "--init sets new weights; with --from they come from the file",
+        ));
+    }
+    let init = a.init.unwrap_or(0.0);
+    if !init.is_finite() {
+        return Err(CliError::input("--init must be a finite number"));
+    }
+    let tc = a.method == LearnMethod::Tc;
+    // TC's default is Jaskowski's beta = 1 per value: 1 / (8 x tuples) per weight.
+    let default_alpha = if tc { 1.0 / (8 * shape.tuples().len()) as f32 } else { 0.0025 };
     let seed = a.seed.or(from_meta.map(|m| m.seed)).unwrap_or(1);
-    let alpha = a.alpha.or(from_meta.map(|m| m.alpha)).unwrap_or(0.0025);
+    let alpha = a.alpha.or(from_meta.map(|m| m.alpha)).unwrap_or(default_alpha);
     if let (Some(m), Some(p)) = (from_meta, &a.from) {
         if m.seed != seed {
             return Err(CliError::input(format!(
@@ -455,25 +530,55 @@ fn train(a: TrainArgs) -> CliResult {
     if !(alpha > 0.0 && alpha <= 1.0) {
         return Err(CliError::input("--alpha must be in (0, 1]"));
     }
-    let mut net = net.unwrap_or_else(|| NTuple::new(shape.clone()));
+    let net = net.unwrap_or_else(|| {
+        if init == 0.0 {
+            NTuple::new(shape.clone())
+        } else {
+            NTuple::optimistic(shape.clone(), init)
+        }
+    });
     let first = from_meta.map_or(0, |m| m.games);
+    let acc = match (&a.from, tc) {
+        (Some(p), true) => Some(load_coherence(p, &net, first)?),
+        (None, true) => Some(ntuple::Coherence::new(&shape)),
+        (Some(p), false) => {
+            if coherence_path(p).exists() {
+                eprintln!(
+                    "note: {} (TC accumulators) is not used by --method td",
+                    coherence_path(p).display()
+                );
+            }
+            None
+        }
+        (None, false) => None,
+    };
+    let mut trainee = Trainee { net, acc };
     let start = Instant::now();
     let (played, moves, stopped_by_clock, curve) = training_loop(
         &a,
         first,
-        &mut net,
-        |net, index| ntuple::train_game(net, bits::rng::sub_seed(seed, index), alpha),
-        |net, games, path| save_network(path, net, &Meta { games, seed, alpha }),
+        &mut trainee,
+        |t, index| {
+            let seed = bits::rng::sub_seed(seed, index);
+            match &mut t.acc {
+                Some(acc) => ntuple::train_game_tc(&mut t.net, acc, seed, alpha),
+                None => ntuple::train_game(&mut t.net, seed, alpha),
+            }
+        },
+        |t, games, path| t.save(path, &Meta { games, seed, alpha }),
     )?;
     let meta = Meta { games: first + played, seed, alpha };
-    save_network(&a.out, &net, &meta)?;
+    trainee.save(&a.out, &meta)?;
+    let net = trainee.net;
     let report = TrainReport {
         out: a.out.display().to_string(),
         stage: 1,
         starts: None,
         shape: shape.to_string(),
+        method: a.method,
         seed,
         alpha,
+        init,
         first_game: first,
         games_played: played,
         games_total: meta.games,
@@ -487,9 +592,31 @@ fn train(a: TrainArgs) -> CliResult {
         return print_json(&report);
     }
     println!("network      {} ({} weights)", report.shape, shape.weights());
-    println!("training     seed {seed}, alpha {alpha}, games {first}..{}", meta.games);
+    let rule = match a.method {
+        LearnMethod::Td => format!("td, alpha {alpha}"),
+        LearnMethod::Tc => format!("tc, beta {alpha} (step at full coherence)"),
+    };
+    let init_text = if init == 0.0 { String::new() } else { format!(", init {init}") };
+    println!("training     {rule}{init_text}, seed {seed}, games {first}..{}", meta.games);
     report.print_tail();
     Ok(())
+}
+
+/// A stage-1 network in training: its weights and, for TC, its accumulators.
+struct Trainee {
+    net: NTuple,
+    acc: Option<ntuple::Coherence>,
+}
+
+impl Trainee {
+    /// Writes the weight file (and, for TC, the accumulators beside it).
+    fn save(&self, path: &std::path::Path, meta: &Meta) -> CliResult {
+        save_network(path, &self.net, meta)?;
+        match &self.acc {
+            Some(acc) => save_coherence(path, acc, meta.games, &self.net),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The training loop shared by the stages: plays games `first..first + a.games` (game
@@ -564,6 +691,9 @@ fn train_stage(a: TrainArgs) -> CliResult {
     if a.tuples.is_some() {
         return Err(CliError::input("--tuples: a later stage has the shape of the --from file"));
     }
+    if a.method != LearnMethod::Td || a.init.is_some() {
+        return Err(CliError::input("--method tc and --init are for --stage 1"));
+    }
     let (mut net, mut metas) = load_stages(from)?;
     let starts = load_starts(starts_path)?;
     if net.count() == stage {
@@ -622,8 +752,10 @@ fn train_stage(a: TrainArgs) -> CliResult {
         stage: a.stage,
         starts: Some(format!("{} ({} boards)", starts_path.display(), starts.len())),
         shape: net.stage(0).shape().to_string(),
+        method: LearnMethod::Td,
         seed,
         alpha,
+        init: 0.0,
         first_game: first,
         games_played: played,
         games_total: first + played,
@@ -948,6 +1080,14 @@ struct TuneArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     json: JsonArg,
+}
+
+/// `train --method`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum LearnMethod {
+    Td,
+    Tc,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -402,3 +402,87 @@ fn a_second_stage_trains_reproducibly_plays_and_rejects_bad_files() {
     fails(&["2048", "from-starts", "--starts", &bad_starts, "--ntuple", &m1], "bad.txt: line 2");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-tc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (a, b, c) = (path("a.b48"), path("b.b48"), path("c.b48"));
+    let read = |p: &str| std::fs::read(p).unwrap();
+    let tiny = ["2048", "train", "--tuples", "0,1,2,3/4,5,6,7/0,1,4,5", "--seed", "3"];
+    let run = |extra: &[&str]| json(&bitarcade(&[&tiny[..], extra, &["--json"]].concat()));
+    let tc = ["--method", "tc", "--init", "20000"];
+    let one = run(&[&tc[..], &["--games", "40", "--out", &a]].concat());
+    assert_eq!((one["method"].as_str(), one["init"].as_f64()), (Some("tc"), Some(20000.0)));
+    // The default beta of TC: 1 / (8 x 3 tuples).
+    assert_eq!(one["alpha"].as_f64().unwrap() as f32, 1.0 / 24.0);
+    run(&[&tc[..], &["--games", "40", "--out", &b]].concat());
+    assert_eq!(read(&a), read(&b));
+    assert_eq!(read(&format!("{a}.tc")), read(&format!("{b}.tc")));
+    // 20 games, then 20 more --from the pair: the same weights and accumulators.
+    run(&[&tc[..], &["--games", "20", "--out", &c, "--checkpoint-every", "10"]].concat());
+    let cont = json(&bitarcade(&[
+        "2048", "train", "--method", "tc", "--games", "20", "--from", &c, "--out", &c, "--json",
+    ]));
+    assert_eq!(cont["first_game"], 20);
+    assert_eq!(read(&a), read(&c));
+    assert_eq!(read(&format!("{a}.tc")), read(&format!("{c}.tc")));
+    // TD from the same optimistic start is another network, and writes no accumulators.
+    let d = path("d.b48");
+    run(&["--init", "20000", "--games", "40", "--out", &d]);
+    assert_ne!(read(&a), read(&d));
+    assert!(!std::path::Path::new(&format!("{d}.tc")).exists());
+
+    // Bad combinations: exit 2, one line.
+    std::fs::copy(&a, path("lone.b48")).unwrap();
+    let lone = path("lone.b48");
+    for (args, what) in [
+        (vec!["--method", "tc", "--games", "1", "--from", &lone, "--out", &c], "lone.b48.tc"),
+        (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "--init"),
+        (vec!["--init", "inf", "--games", "1", "--out", &c], "--init"),
+        (
+            vec!["--method", "tc", "--stage", "2", "--games", "1", "--from", &a, "--out", &c]
+                .into_iter()
+                .chain(["--starts", "starts.txt"])
+                .collect(),
+            "--method tc",
+        ),
+    ] {
+        let out = bitarcade(&[&["2048", "train"][..], &args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
+    // Accumulators of another network (same games count): refused, named.
+    std::fs::copy(format!("{c}.tc"), format!("{d}.tc")).unwrap();
+    let out =
+        bitarcade(&["2048", "train", "--method", "tc", "--games", "1", "--from", &d, "--out", &c]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("d.b48.tc") && err.contains("another weight file"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn old_weight_files_load_play_and_train_as_before() {
+    // tests/data/2048-tiny-v1.b48 was written by the binary of 5cc2f2b (before --method and
+    // --init): `2048 train --games 300 --seed 3 --alpha 0.01 --tuples 0,1,2/4,5,6`. Today's
+    // default (td, init 0) writes the same bytes, and the file plays the same games.
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/2048-tiny-v1.b48");
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-v1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("v1.b48").to_str().unwrap().to_string();
+    let args = ["--games", "300", "--seed", "3", "--alpha", "0.01", "--tuples", "0,1,2/4,5,6"];
+    json(&bitarcade(&[&["2048", "train"][..], &args, &["--out", &out, "--json"]].concat()));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(data).unwrap());
+    let play = ["2048", "play", "--games", "5", "--seed", "4", "--ntuple", data, "--depth", "1"];
+    let p =
+        json(&bitarcade(&[&play[..], &["--tt-bits", "8", "--threads", "1", "--json"]].concat()));
+    // The old binary's summary of these 5 games.
+    assert_eq!(p["summary"]["average"], 5215.2);
+    assert_eq!(p["summary"]["moves"], 1822);
+    assert_eq!(p["summary"]["best"], 6344);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -32,8 +32,11 @@
 //!
 //! Training ([`train_game`]) is TD(0) on afterstates (Szubert & Jaskowski 2014): play greedily
 //! on `reward + V(afterstate)`, and move the previous afterstate's value towards the next
-//! move's `reward + V(afterstate)` (towards 0 when the game ends). The weight file format is
-//! [`encode`] / [`decode`].
+//! move's `reward + V(afterstate)` (towards 0 when the game ends). [`train_game_tc`] plays
+//! the same loop with temporal coherence steps ([`NTuple::update_tc`], accumulators in
+//! [`Coherence`]); [`NTuple::optimistic`] starts a network at a high value. The weight file
+//! format is [`encode`] / [`decode`]; a TC run's accumulators go in a side file
+//! ([`encode_coherence`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -251,6 +254,22 @@ impl NTuple {
         NTuple { shape, masks, weights }
     }
 
+    /// A network of this shape whose every state is worth `init` before any training: each
+    /// weight is `init / (8 * tuples)` (the 8 symmetric boards times the tuples: the reads of
+    /// one value). Optimistic initialisation (Guei, Chen & Wu 2022, "Optimistic temporal
+    /// difference learning for 2048", IEEE Trans. Games; they start their 2048 networks at a
+    /// value of the order of 320,000): training lowers the value of the states it visits, so
+    /// states never seen look better than seen ones and greedy play is drawn to them, an
+    /// exploration the spawns alone do not give. `init = 0` is [`NTuple::new`].
+    pub fn optimistic(shape: Shape, init: f32) -> NTuple {
+        let mut net = NTuple::new(shape);
+        let w = init / (8 * net.weights.len()) as f32;
+        for t in &mut net.weights {
+            t.fill(w);
+        }
+        net
+    }
+
     /// The shape.
     pub fn shape(&self) -> &Shape {
         &self.shape
@@ -286,6 +305,47 @@ impl NTuple {
             for (w, &m) in self.weights.iter_mut().zip(&self.masks) {
                 w[bits::pext_u64(s.0, m) as usize] += delta;
             }
+        }
+    }
+
+    /// The temporal coherence step (Beal & Smith 1999, "Temporal coherence and prediction
+    /// decay in TD learning", IJCAI; for 2048 Jaśkowski 2016, "Mastering 2048 with delayed
+    /// temporal coherence learning, multi-stage weight promotion, redundant encoding and
+    /// carousel shaping", IEEE Trans. Games) with TD error `err`: each weight `w` that
+    /// [`NTuple::value`] reads on `b`, with its accumulators `E` (sum of the errors it has
+    /// seen) and `A` (sum of their absolute values), becomes
+    ///
+    /// ```text
+    ///   w += beta * (A == 0 ? 1 : |E| / A) * err;   E += err;   A += |err|
+    /// ```
+    ///
+    /// so a weight whose errors keep one sign keeps a large step and one whose errors cancel
+    /// (noise around its target) slows down by itself: no step schedule. A weight read twice
+    /// on a symmetric board is updated twice, the second time with the accumulators the
+    /// first left (as [`NTuple::update`] adds `delta` twice). `beta` is the step per weight
+    /// at full coherence, the analogue of TD's `alpha`: `beta = 1 / (8 * tuples)` moves a
+    /// value by its whole error on a first visit (Jaśkowski's `beta = 1`, stated per
+    /// value). [`NTuple::update_tc_reference`] is the slow twin.
+    #[inline]
+    pub fn update_tc(&mut self, acc: &mut Coherence, b: Board, err: f32, beta: f32) {
+        debug_assert_eq!(acc.tables.len(), self.weights.len());
+        for s in symmetries(b) {
+            for ((w, ea), &m) in self.weights.iter_mut().zip(&mut acc.tables).zip(&self.masks) {
+                let i = bits::pext_u64(s.0, m) as usize;
+                tc_step(&mut w[i], &mut ea[i], err, beta);
+            }
+        }
+    }
+
+    /// The slow twin of [`NTuple::update_tc`]: the same per-weight rule over the pairs of
+    /// [`NTuple::touched_reference`] (sorted, so a weight read twice is stepped twice in a
+    /// row; no other weight's step reads it, so the order does not change a bit).
+    pub fn update_tc_reference(&mut self, acc: &mut Coherence, b: Board, err: f32, beta: f32) {
+        for (t, i) in self.touched_reference(b) {
+            let (e, a) = (acc.tables[t][i][0], acc.tables[t][i][1]);
+            let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
+            self.weights[t][i] += beta * rate * err;
+            acc.tables[t][i] = [e + err, a + err.abs()];
         }
     }
 
@@ -341,6 +401,75 @@ impl NTuple {
         }
         h.finish()
     }
+}
+
+/// One weight's temporal coherence step (see [`NTuple::update_tc`]); `ea` is `[E, A]`.
+#[inline(always)]
+fn tc_step(w: &mut f32, ea: &mut [f32; 2], err: f32, beta: f32) {
+    let [e, a] = *ea;
+    let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
+    *w += beta * rate * err;
+    *ea = [e + err, a + err.abs()];
+}
+
+/// The temporal coherence accumulators of a network ([`NTuple::update_tc`]): per weight,
+/// `E` (the sum of the TD errors it has been moved by) and `A` (the sum of their absolute
+/// values), kept side by side (`[E, A]`) so one step touches one more cache line, not two.
+/// Twice the network's memory (512 MiB for the default shape). They are training state, not
+/// part of the value: a TC run continues exactly only from its weights *and* these
+/// ([`encode_coherence`]).
+#[derive(Clone)]
+pub struct Coherence {
+    tables: Vec<Box<[[f32; 2]]>>,
+}
+
+impl fmt::Debug for Coherence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Coherence").field("tables", &self.tables.len()).finish()
+    }
+}
+
+impl Coherence {
+    /// Zero accumulators for a network of `shape` (every weight starts at rate 1).
+    pub fn new(shape: &Shape) -> Coherence {
+        let tables = shape
+            .tuples
+            .iter()
+            .map(|t| vec![[0.0f32; 2]; 1 << (4 * t.len())].into_boxed_slice())
+            .collect();
+        Coherence { tables }
+    }
+
+    /// `[E, A]` of weight `i` of tuple `t`.
+    pub fn get(&self, t: usize, i: usize) -> [f32; 2] {
+        self.tables[t][i]
+    }
+
+    /// The number of weights covered.
+    pub fn weights(&self) -> usize {
+        self.tables.iter().map(|t| t.len()).sum()
+    }
+
+    /// FNV-1a over the accumulators' bytes.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        for t in &self.tables {
+            for ea in t.iter() {
+                h.write(&ea[0].to_le_bytes());
+                h.write(&ea[1].to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+}
+
+/// How a network learns from the TD error of an afterstate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// TD(0): every weight read moves by `alpha * err` ([`NTuple::update`]).
+    Td,
+    /// Temporal coherence: per-weight adaptive steps ([`NTuple::update_tc`]).
+    Tc,
 }
 
 /// The value of a board's tiles as the score that built them: `sum over tiles of rank r >= 1
@@ -437,13 +566,28 @@ pub fn greedy_by(board: Board, value: impl Fn(Board) -> f32) -> Option<(Dir, Boa
 /// game unplayed as in [`crate::Game::play`]). Deterministic: same network, seed and alpha,
 /// same result.
 pub fn train_game(net: &mut NTuple, seed: u64, alpha: f32) -> TrainGame {
+    let (start, mut rng) = opening(seed);
+    td_game(&mut Learn { net, alpha }, start, &mut rng)
+}
+
+/// [`train_game`] with temporal coherence learning ([`NTuple::update_tc`], step `beta` per
+/// weight at full coherence) instead of TD(0)'s constant step: the same games, moves and
+/// targets, a different step per weight. Deterministic: same network, accumulators, seed
+/// and beta, same result.
+pub fn train_game_tc(net: &mut NTuple, acc: &mut Coherence, seed: u64, beta: f32) -> TrainGame {
+    let (start, mut rng) = opening(seed);
+    td_game(&mut LearnTc { net, acc, beta }, start, &mut rng)
+}
+
+/// The generator of game `seed` and the board after the first of the two opening spawns
+/// (`td_game` draws the second).
+fn opening(seed: u64) -> (Board, Rng) {
     let mut rng = Rng::new(seed);
-    // The first of the two opening spawns; `td_game` draws the second.
     let mut start = Board::EMPTY;
     if let Some(s) = draw_spawn(start, &mut rng) {
         start = start.with(s.cell, s.rank);
     }
-    td_game(&mut Learn { net, alpha }, start, &mut rng)
+    (start, rng)
 }
 
 /// What the self-play loop [`td_game`] needs of a network: the value of an afterstate, and
@@ -472,6 +616,26 @@ impl TdNet for Learn<'_> {
     fn learn(&mut self, prev: Board, target: f32) {
         let err = target - self.net.value(prev);
         self.net.update(prev, self.alpha * err);
+    }
+}
+
+/// A single network learning by temporal coherence with step `beta` at full coherence.
+struct LearnTc<'n> {
+    net: &'n mut NTuple,
+    acc: &'n mut Coherence,
+    beta: f32,
+}
+
+impl TdNet for LearnTc<'_> {
+    #[inline]
+    fn value(&self, b: Board) -> f32 {
+        self.net.value(b)
+    }
+
+    #[inline]
+    fn learn(&mut self, prev: Board, target: f32) {
+        let err = target - self.net.value(prev);
+        self.net.update_tc(self.acc, prev, err, self.beta);
     }
 }
 
@@ -585,6 +749,9 @@ pub enum FileError {
     Stages(u32),
     /// A multistage file where one network was asked for.
     NotSingle(usize),
+    /// A TC accumulator file that does not go with the weight file: the part named (the
+    /// games count or the weights' fingerprint) differs.
+    Unpaired(&'static str),
     /// The file's shape is not the one asked for.
     ShapeMismatch {
         /// The file's.
@@ -622,6 +789,9 @@ impl fmt::Display for FileError {
                 f,
                 "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
             ),
+            FileError::Unpaired(part) => {
+                write!(f, "the TC accumulators belong to another weight file (the {part} differ)")
+            }
             FileError::ShapeMismatch { file, expected } => {
                 write!(f, "shape mismatch: the file has tuples {file}, expected {expected}")
             }
@@ -813,6 +983,84 @@ pub fn encode_stages(net: &MultiStage, metas: &[Meta]) -> Vec<u8> {
         push_weights(&mut out, stage);
     }
     seal(out)
+}
+
+/// The first 8 bytes of a TC accumulator file ([`encode_coherence`]).
+pub const MAGIC_TC: [u8; 8] = *b"B48TCACC";
+
+/// The format version of [`encode_coherence`].
+pub const VERSION_TC: u32 = 1;
+
+/// The accumulator file of a temporal coherence run, kept beside its weight file (the CLI
+/// names it `FILE.tc`), so that a run continued from the pair gives the bytes of one run:
+///
+/// ```text
+///   magic "B48TCACC" (8) | version u32 = 1 | games u64 | the weights' fingerprint u64
+///   | weight count u64 | per weight, tuple by tuple: E f32, A f32
+///   | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
+/// ([`decode_coherence`] checks both). All numbers little-endian.
+pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(48 + 8 * acc.weights());
+    out.extend_from_slice(&MAGIC_TC);
+    out.extend_from_slice(&VERSION_TC.to_le_bytes());
+    out.extend_from_slice(&games.to_le_bytes());
+    out.extend_from_slice(&weights_fingerprint.to_le_bytes());
+    out.extend_from_slice(&(acc.weights() as u64).to_le_bytes());
+    for t in &acc.tables {
+        for ea in t.iter() {
+            out.extend_from_slice(&ea[0].to_le_bytes());
+            out.extend_from_slice(&ea[1].to_le_bytes());
+        }
+    }
+    seal(out)
+}
+
+/// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training
+/// games, checking the magic, version, length, checksum and that it is `net`'s (games and
+/// fingerprint).
+pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Coherence, FileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC_TC {
+        return Err(FileError::Magic);
+    }
+    let version = r.u32("header")?;
+    if version != VERSION_TC {
+        return Err(FileError::Version(version));
+    }
+    let file_games = r.u64("header")?;
+    let fingerprint = r.u64("header")?;
+    let count = r.u64("header")?;
+    let mut acc = Coherence::new(net.shape());
+    let expected = r.at + 8 * acc.weights() + 8;
+    if count != acc.weights() as u64 || bytes.len() != expected {
+        return Err(FileError::Length { expected, found: bytes.len() });
+    }
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    let mut h = Fnv::new();
+    h.write(&bytes[..bytes.len() - 8]);
+    if h.finish() != stored {
+        return Err(FileError::Checksum { stored, computed: h.finish() });
+    }
+    if file_games != games {
+        return Err(FileError::Unpaired("games counts"));
+    }
+    if fingerprint != net.fingerprint() {
+        return Err(FileError::Unpaired("weights"));
+    }
+    let mut at = r.at;
+    for t in &mut acc.tables {
+        for (ea, chunk) in t.iter_mut().zip(bytes[at..].chunks_exact(8)) {
+            *ea = [
+                f32::from_le_bytes(chunk[..4].try_into().expect("4 bytes")),
+                f32::from_le_bytes(chunk[4..].try_into().expect("4 bytes")),
+            ];
+        }
+        at += 8 * t.len();
+    }
+    Ok(acc)
 }
 
 /// `Ok` when `net` has `expected`'s shape, else [`FileError::ShapeMismatch`].

@@ -5,7 +5,8 @@
 use bits::Rng;
 use twenty48::game::{play_game, RandomPlayer};
 use twenty48::ntuple::{
-    decode, encode, expect_shape, train_game, FileError, GreedyPlayer, Meta, NTuple, NetEval, Shape,
+    decode, decode_coherence, encode, encode_coherence, expect_shape, train_game, train_game_tc,
+    Coherence, FileError, GreedyPlayer, Meta, NTuple, NetEval, Shape,
 };
 use twenty48::search::{Depth, SearchConfig, Searcher};
 use twenty48::Board;
@@ -204,4 +205,171 @@ fn depth_one_search_on_the_network_plays_the_greedy_move() {
     let dead: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
     use twenty48::search::Evaluator;
     assert_eq!(eval.dead_end(dead), 8.0 * 4.0);
+}
+
+/// A network trained by TC from `net` (or zero weights) and `acc` (or zero accumulators).
+fn train_tc(
+    shape: &Shape,
+    first: u64,
+    games: u64,
+    seed: u64,
+    beta: f32,
+    from: Option<(NTuple, Coherence)>,
+) -> (NTuple, Coherence) {
+    let (mut net, mut acc) =
+        from.unwrap_or_else(|| (NTuple::new(shape.clone()), Coherence::new(shape)));
+    for i in first..first + games {
+        train_game_tc(&mut net, &mut acc, bits::rng::sub_seed(seed, i), beta);
+    }
+    (net, acc)
+}
+
+/// Tables of two networks, bit for bit.
+fn same_bits(a: &NTuple, b: &NTuple) -> bool {
+    (0..a.shape().tuples().len())
+        .all(|t| a.table(t).iter().zip(b.table(t)).all(|(x, y)| x.to_bits() == y.to_bits()))
+}
+
+#[test]
+fn tc_update_equals_the_reference_bit_for_bit() {
+    // Random weights and accumulators (some weights unseen, A = 0), random boards (symmetric
+    // ones included, where a weight is read twice), errors of both signs.
+    let shape: Shape = "0,1,2/4,5/10,11,14,15".parse().unwrap();
+    let mut rng = Rng::new(31);
+    let mut fast = noisy(shape.clone(), 5);
+    let mut acc_fast = Coherence::new(&shape);
+    // Warm the accumulators with reference steps on random boards.
+    let mut slow = fast.clone();
+    let mut acc_slow = Coherence::new(&shape);
+    for k in 0..3_000 {
+        let b = if k % 7 == 0 {
+            // A board equal to its transpose: some weights are read twice.
+            let g = random_board(&mut rng).to_ranks();
+            let mut sym = Board::EMPTY;
+            for r in 0..4 {
+                for c in 0..4 {
+                    sym = sym.with(4 * r + c, g[r.min(c)][r.max(c)]);
+                }
+            }
+            assert_eq!(sym.transpose(), sym);
+            sym
+        } else {
+            random_board(&mut rng)
+        };
+        let err = (rng.below(20_001) as f32 - 10_000.0) / 7.0;
+        fast.update_tc(&mut acc_fast, b, err, 0.03);
+        slow.update_tc_reference(&mut acc_slow, b, err, 0.03);
+        assert!(same_bits(&fast, &slow), "weights differ after step {k} on {b}");
+        assert_eq!(acc_fast.fingerprint(), acc_slow.fingerprint(), "accumulators, step {k}");
+    }
+}
+
+#[test]
+fn tc_rates_follow_the_sign_of_the_errors() {
+    // One weight read once on this board: its step, E and A after each error.
+    let shape: Shape = "0,1/2,3".parse().unwrap();
+    let b: Board = "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 .".parse().unwrap();
+    let mut net = NTuple::new(shape.clone());
+    let mut acc = Coherence::new(&shape);
+    let (t, i) = net.touched_reference(b)[0];
+    assert_eq!(net.touched_reference(b).iter().filter(|&&p| p == (t, i)).count(), 1);
+    // First error: rate 1, the full step.
+    net.update_tc(&mut acc, b, 10.0, 0.5);
+    assert_eq!((net.table(t)[i], acc.get(t, i)), (5.0, [10.0, 10.0]));
+    // Same sign: |E| / A = 1 still.
+    net.update_tc(&mut acc, b, 10.0, 0.5);
+    assert_eq!((net.table(t)[i], acc.get(t, i)), (10.0, [20.0, 20.0]));
+    // Opposite sign: rate 1 (|20| / 20), then the errors start to cancel.
+    net.update_tc(&mut acc, b, -20.0, 0.5);
+    assert_eq!((net.table(t)[i], acc.get(t, i)), (0.0, [0.0, 40.0]));
+    // E = 0: rate 0, the weight no longer moves.
+    net.update_tc(&mut acc, b, 40.0, 0.5);
+    assert_eq!((net.table(t)[i], acc.get(t, i)), (0.0, [40.0, 80.0]));
+    // |E| / A = 1/2.
+    net.update_tc(&mut acc, b, 8.0, 0.5);
+    assert_eq!((net.table(t)[i], acc.get(t, i)), (2.0, [48.0, 88.0]));
+}
+
+#[test]
+fn an_optimistic_network_values_every_board_at_init() {
+    let shape = Shape::default_6tuples();
+    let net = NTuple::optimistic(shape, 320_000.0);
+    assert_eq!(net.table(2)[12345], 10_000.0);
+    let mut rng = Rng::new(8);
+    for _ in 0..200 {
+        assert_eq!(net.value(random_board(&mut rng)), 320_000.0);
+    }
+    let zero = NTuple::optimistic("0,1/2,3".parse().unwrap(), 0.0);
+    assert_eq!(zero.fingerprint(), NTuple::new("0,1/2,3".parse().unwrap()).fingerprint());
+}
+
+#[test]
+fn tc_training_is_deterministic_and_resumes_from_weights_and_accumulators() {
+    let shape: Shape = "0,1,2,3/4,5,6,7".parse().unwrap();
+    let (a, acc_a) = train_tc(&shape, 0, 60, 5, 0.0625, None);
+    let (b, acc_b) = train_tc(&shape, 0, 60, 5, 0.0625, None);
+    assert_eq!((a.fingerprint(), acc_a.fingerprint()), (b.fingerprint(), acc_b.fingerprint()));
+    // TC is not TD: the same games learn other weights.
+    assert_ne!(a.fingerprint(), train(&shape, 0, 60, 5, None).fingerprint());
+    // 30 games, both files written and read back, 30 more: the 60-game weights.
+    let (half, acc_half) = train_tc(&shape, 0, 30, 5, 0.0625, None);
+    let meta = Meta { games: 30, seed: 5, alpha: 0.0625 };
+    let (net, _) = decode(&encode(&half, &meta)).unwrap();
+    let side = encode_coherence(&acc_half, 30, half.fingerprint());
+    let acc = decode_coherence(&side, &net, 30).unwrap();
+    let (resumed, acc_resumed) = train_tc(&shape, 30, 30, 5, 0.0625, Some((net, acc)));
+    assert_eq!(resumed.fingerprint(), a.fingerprint());
+    assert_eq!(acc_resumed.fingerprint(), acc_a.fingerprint());
+    // Fresh accumulators with the same weights continue differently.
+    let (net, _) = decode(&encode(&half, &meta)).unwrap();
+    let (other, _) = train_tc(&shape, 30, 30, 5, 0.0625, Some((net, Coherence::new(&shape))));
+    assert_ne!(other.fingerprint(), a.fingerprint());
+
+    // The side file's defects, each named.
+    assert_eq!(decode_coherence(&side, &a, 30).unwrap_err(), FileError::Unpaired("weights"));
+    assert_eq!(
+        decode_coherence(&side, &half, 31).unwrap_err(),
+        FileError::Unpaired("games counts")
+    );
+    let mut bad = side.clone();
+    bad[100] ^= 4;
+    assert!(matches!(decode_coherence(&bad, &half, 30), Err(FileError::Checksum { .. })));
+    assert!(matches!(
+        decode_coherence(&side[..side.len() - 1], &half, 30),
+        Err(FileError::Length { .. })
+    ));
+    assert_eq!(decode_coherence(&encode(&half, &meta), &half, 30).unwrap_err(), FileError::Magic);
+    let other_shape = NTuple::new("0,1,2,3/4,5,6".parse().unwrap());
+    assert!(matches!(decode_coherence(&side, &other_shape, 30), Err(FileError::Length { .. })));
+    assert!(FileError::Unpaired("weights").to_string().contains("another weight file"));
+}
+
+/// Greedy 1-ply average over 60 fixed spawn seeds.
+fn greedy_average(net: &NTuple) -> u64 {
+    (0..60).map(|s| play_game(900 + s, &mut GreedyPlayer(net), u64::MAX).score()).sum::<u64>() / 60
+}
+
+#[test]
+fn tc_and_optimistic_networks_outplay_the_untrained_one() {
+    // As a_trained_network_outplays_the_untrained_one, 1,500 games each: TC at beta 1/32
+    // (Jaskowski's beta = 1 per value for 4 tuples), and TD from an optimistic start.
+    let shape: Shape = "0,1,2,3/4,5,6,7/0,1,4,5/5,6,9,10".parse().unwrap();
+    let u = greedy_average(&NTuple::new(shape.clone()));
+    let (tc, _) = train_tc(&shape, 0, 1_500, 2048, 1.0 / 32.0, None);
+    let t = greedy_average(&tc);
+    assert!(t > u + u / 2, "tc {t}, reward-greedy {u}");
+    let opt = train(&shape, 0, 1_500, 2048, Some(NTuple::optimistic(shape.clone(), 20_000.0)));
+    let o = greedy_average(&opt);
+    assert!(o > u + u / 2, "optimistic td {o}, reward-greedy {u}");
+    let (otc, _) = train_tc(
+        &shape,
+        0,
+        1_500,
+        2048,
+        1.0 / 32.0,
+        Some((NTuple::optimistic(shape.clone(), 20_000.0), Coherence::new(&shape))),
+    );
+    let ot = greedy_average(&otc);
+    assert!(ot > u + u / 2, "optimistic tc {ot}, reward-greedy {u}");
+    eprintln!("reward-greedy {u}, td-optimistic {o}, tc {t}, tc-optimistic {ot}");
 }
