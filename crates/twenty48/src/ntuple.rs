@@ -463,15 +463,6 @@ impl Coherence {
     }
 }
 
-/// How a network learns from the TD error of an afterstate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// TD(0): every weight read moves by `alpha * err` ([`NTuple::update`]).
-    Td,
-    /// Temporal coherence: per-weight adaptive steps ([`NTuple::update_tc`]).
-    Tc,
-}
-
 /// The value of a board's tiles as the score that built them: `sum over tiles of rank r >= 1
 /// of (r - 1) * 2^r` (a 2 counts 0, a 4 counts 4, an 8 counts 16, ...). A move's reward is
 /// exactly the growth of this sum (a merge of two `2^r` adds `2^(r+1)`), so a search that

@@ -742,13 +742,12 @@ pub fn play_from<E: Evaluator, T: Table, D: Draws>(
     let mut draws = Recording::new(draws);
     let mut pos = start;
     let mut rec = record.then(|| {
-        let mut r = match rule {
-            DepthRule::Fixed(d) => GameRecord::new(rules, seed, Some(d), &pos),
-            DepthRule::Budget { .. } => GameRecord::new(rules, seed, None, &pos),
+        let fixed = match rule {
+            DepthRule::Fixed(d) => Some(d),
+            DepthRule::Budget { .. } => None,
         };
-        if let DepthRule::Budget { .. } = rule {
-            r.rule = Some(rule);
-        }
+        let mut r = GameRecord::new(rules, seed, fixed, &pos);
+        r.rule = fixed.is_none().then_some(rule);
         r
     });
     let mut moves = 0;
