@@ -161,3 +161,16 @@ pub fn progress(len: u64, label: &str) -> ProgressBar {
     bar.set_prefix(label.to_string());
     bar
 }
+
+/// `train --method` (2048 and Drop7 networks): TD(0) steps or temporal coherence.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LearnMethod {
+    Td,
+    Tc,
+}
+
+/// The TC accumulator file that goes with weight file `path`: `path.tc`.
+pub fn coherence_path(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.tc", path.display()))
+}

@@ -18,8 +18,8 @@ use drop7::{Mode, Position, Rules};
 use serde::Serialize;
 
 use crate::common::{
-    print_json, progress, read_input, write_json_file, CliError, CliResult, JsonArg, RecordArg,
-    SeedArg, ThreadsArg,
+    coherence_path, print_json, progress, read_input, write_json_file, CliError, CliResult,
+    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -78,14 +78,16 @@ enum Drop7Command {
         bitarcade drop7 fit --depth 2 --games 500 --target discount:0.97 --ridge 0.001 --json\n  \
         bitarcade drop7 ab --a fitted:@w.txt --b ready --reveals paired --depth 3 --games 128 --seed 4")]
     Fit(FitArgs),
-    /// Train an n-tuple network (the `ntuple:@FILE` leaf) by TD(0) on afterstates of greedy
-    /// Hardcore games; progress on stderr, the weight file to --out.
+    /// Train an n-tuple network (the `ntuple:@FILE` leaf) by TD(0) or temporal coherence on
+    /// afterstates of greedy Hardcore games; progress on stderr, the weight file to --out.
     #[command(after_help = "Examples:\n  \
         bitarcade drop7 train --games 20000 --seed 1 --alpha 0.01 --out net.d7n\n  \
         bitarcade drop7 train --games 20000 --seed 1 --alpha 0.01 --from net.d7n --out net2.d7n\n  \
         bitarcade drop7 train --games 1000 --shape 'rows=0112233 size=65536' --out small.d7n --json\n  \
         bitarcade drop7 train --games 10000000 --max-seconds 1800 --checkpoint-every 50000 --out big.d7n\n  \
         bitarcade drop7 train --games 100000 --seed 1 --alpha 0.001 --policy-depth 2 --from net.d7n --out deep.d7n\n  \
+        bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --out tc.d7n   (writes tc.d7n and tc.d7n.tc)\n  \
+        bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --from tc.d7n --out tc2.d7n\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
 }
@@ -1956,9 +1958,18 @@ struct TrainArgs {
     /// `sub_seed(S, i)`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// Step size per weight (each update adds `alpha * error` to the 15 weights read).
+    /// Step size per weight (each update adds `alpha * error` to the 15 weights read; with
+    /// --method tc, the step at full coherence).
     #[arg(long, default_value_t = 0.005)]
     alpha: f32,
+    /// The learning rule. td: TD(0), each weight a value reads moves by alpha * error. tc:
+    /// temporal coherence (Beal & Smith 1999; Jaskowski 2016): weight i moves by
+    /// alpha * |E_i| / A_i * error, E_i and A_i the sum and the sum of absolute values of the
+    /// errors it has seen (rate 1 before the first), so the steps shrink by themselves where
+    /// the errors cancel. TC keeps E and A (twice the network's memory) in FILE.tc beside each
+    /// weight file it writes; --from F with tc continues from F and F.tc, exactly as one run.
+    #[arg(long, value_enum, default_value_t = LearnMethod::Td)]
+    method: LearnMethod,
     /// The weight file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -2012,6 +2023,26 @@ fn write_net(path: &Path, net: &NTuple, meta: &Meta) -> CliResult {
         .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
 }
 
+/// Writes the TC accumulators of `net` after `games` games beside weight file `path`.
+fn save_coherence(path: &Path, acc: &ntuple::Coherence, games: u64, net: &NTuple) -> CliResult {
+    let path = coherence_path(path);
+    std::fs::write(&path, ntuple::encode_coherence(acc, games, net.fingerprint()))
+        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Reads the TC accumulators beside weight file `path` for `net` after `games` games.
+fn load_coherence(path: &Path, net: &NTuple, games: u64) -> CliResult<ntuple::Coherence> {
+    let path = coherence_path(path);
+    let bytes = std::fs::read(&path).map_err(|e| {
+        CliError::input(format!(
+            "{}: cannot read: {e} (--method tc continues from the weights and their accumulators)",
+            path.display()
+        ))
+    })?;
+    ntuple::decode_coherence(&bytes, net, games)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
 #[derive(Serialize)]
 struct TrainWindow {
     /// Games in the file when the window ended.
@@ -2023,6 +2054,10 @@ struct TrainWindow {
 fn train(a: TrainArgs) -> CliResult {
     if !(a.alpha.is_finite() && a.alpha > 0.0) {
         return Err(CliError::input(format!("--alpha {}: must be a positive number", a.alpha)));
+    }
+    let tc = a.method == LearnMethod::Tc;
+    if tc && a.policy_depth > 1 {
+        return Err(CliError::input("--method tc trains with --policy-depth 1 only"));
     }
     let rules = Rules::new(Mode::Hardcore);
     let (mut net, first) = match &a.from {
@@ -2046,6 +2081,12 @@ fn train(a: TrainArgs) -> CliResult {
                             net.shape().to_string()
                         )));
                     };
+                    if tc {
+                        return Err(CliError::input(
+                            "--method tc cannot add block tables to a file (its accumulators \
+                             would not match); add them with --method td",
+                        ));
+                    }
                     (ext, meta.games)
                 }
                 _ => (net, meta.games),
@@ -2054,6 +2095,20 @@ fn train(a: TrainArgs) -> CliResult {
         None => {
             (NTuple::new(parse_shape(a.shape.as_deref())?.unwrap_or(ntuple::Shape::standard())), 0)
         }
+    };
+    let mut acc = match (&a.from, tc) {
+        (Some(p), true) => Some(load_coherence(p, &net, first)?),
+        (None, true) => Some(ntuple::Coherence::new(net.shape())),
+        (Some(p), false) => {
+            if coherence_path(p).exists() {
+                eprintln!(
+                    "note: {} (TC accumulators) is not used by --method td",
+                    coherence_path(p).display()
+                );
+            }
+            None
+        }
+        (None, false) => None,
     };
     let start = Instant::now();
     let mut played = 0u64;
@@ -2067,7 +2122,10 @@ fn train(a: TrainArgs) -> CliResult {
             break;
         }
         let seed = bits::rng::sub_seed(a.seed.seed, first + played);
-        let g = ntuple::train_game_searched(&mut net, &rules, seed, a.alpha, a.policy_depth);
+        let g = match &mut acc {
+            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, a.alpha),
+            None => ntuple::train_game_searched(&mut net, &rules, seed, a.alpha, a.policy_depth),
+        };
         played += 1;
         moves += g.moves;
         win_score += g.score;
@@ -2095,14 +2153,20 @@ fn train(a: TrainArgs) -> CliResult {
         }
         if a.checkpoint_every > 0 && played % a.checkpoint_every == 0 && played < a.games {
             write_net(&a.out, &net, &meta(played))?;
+            if let Some(acc) = &acc {
+                save_coherence(&a.out, acc, first + played, &net)?;
+            }
         }
     }
     let secs = start.elapsed().as_secs_f64();
     write_net(&a.out, &net, &meta(played))?;
+    if let Some(acc) = &acc {
+        save_coherence(&a.out, acc, first + played, &net)?;
+    }
     let report = serde_json::json!({
         "out": a.out.display().to_string(), "shape": net.shape().to_string(),
         "games_this_run": played, "games_total": first + played, "seed": a.seed.seed,
-        "alpha": a.alpha, "policy_depth": a.policy_depth, "moves": moves, "seconds": secs,
+        "alpha": a.alpha, "method": a.method, "policy_depth": a.policy_depth, "moves": moves, "seconds": secs,
         "moves_per_second": moves as f64 / secs.max(1e-9), "fingerprint": format!("{:016x}", net.fingerprint()),
         "windows": windows,
     });
@@ -2110,9 +2174,10 @@ fn train(a: TrainArgs) -> CliResult {
         return print_json(&report);
     }
     println!(
-        "trained {played} games ({} in all, seed {}, alpha {}) in {secs:.1} s: {moves} moves, {:.0} moves/s; wrote {} ({})",
+        "trained {played} games ({} in all, seed {}, {} alpha {}) in {secs:.1} s: {moves} moves, {:.0} moves/s; wrote {} ({})",
         first + played,
         a.seed.seed,
+        if tc { "tc" } else { "td" },
         a.alpha,
         moves as f64 / secs.max(1e-9),
         a.out.display(),

@@ -18,8 +18,8 @@ use twenty48::search::{
 use twenty48::{Board, Dir, Game, GameRecord, Status};
 
 use crate::common::{
-    print_json, progress, read_json_file, write_json_file, CliError, CliResult, JsonArg, RecordArg,
-    SeedArg, ThreadsArg,
+    coherence_path, print_json, progress, read_json_file, write_json_file, CliError, CliResult,
+    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Commands for 2048.
@@ -304,11 +304,6 @@ fn load_starts(path: &std::path::Path) -> CliResult<Vec<Board>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
     multistage::parse_starts(&text).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
-}
-
-/// The TC accumulator file that goes with weight file `path`: `path.tc`.
-fn coherence_path(path: &std::path::Path) -> PathBuf {
-    PathBuf::from(format!("{}.tc", path.display()))
 }
 
 /// Writes the TC accumulators of `net` after `games` games beside weight file `path`
@@ -1080,14 +1075,6 @@ struct TuneArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     json: JsonArg,
-}
-
-/// `train --method`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum LearnMethod {
-    Td,
-    Tc,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]

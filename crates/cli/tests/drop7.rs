@@ -455,3 +455,51 @@ fn bad_budgets_exit_2_with_one_line() {
         assert_eq!(bitarcade(&args).status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn tc_training_is_reproducible_continues_exactly_and_refuses_unpaired_files() {
+    let dir = std::env::temp_dir().join(format!("drop7-tc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let train = |games: &str, out: &str, method: &str, from: Option<&str>| {
+        let mut args = vec!["drop7", "train", "--games", games, "--seed", "3", "--alpha", "0.05"];
+        args.extend(["--method", method, "--shape", "rows=0111222 size=4099", "--out", out]);
+        if let Some(f) = from {
+            args.extend(["--from", f]);
+        }
+        args.push("--json");
+        bitarcade(&args)
+    };
+    let (all, half, rest, td) =
+        (path("all.d7n"), path("half.d7n"), path("rest.d7n"), path("td.d7n"));
+    let a = json(&train("40", &all, "tc", None));
+    assert_eq!((a["games_total"].as_u64(), a["method"].as_str()), (Some(40), Some("tc")));
+    json(&train("15", &half, "tc", None));
+    json(&train("25", &rest, "tc", Some(&half)));
+    json(&train("40", &td, "td", None));
+    let read = |p: &str| std::fs::read(p).unwrap();
+    assert_eq!(read(&all), read(&rest), "15 then 25 --from equals 40 (weights)");
+    assert_eq!(read(&format!("{all}.tc")), read(&format!("{rest}.tc")), "and accumulators");
+    assert_ne!(read(&all), read(&td), "tc learns other weights than td");
+    assert!(!std::path::Path::new(&format!("{td}.tc")).exists(), "td writes no accumulators");
+    // The file plays as a leaf.
+    let eval = format!("ntuple:@{all}");
+    let play = json(&bitarcade(&[
+        "drop7", "play", "--eval", &eval, "--depth", "1", "--games", "2", "--seed", "4", "--json",
+    ]));
+    assert_eq!(games(&play).as_array().map(Vec::len), Some(2));
+    // Continuing with tc needs the accumulators that go with the file: one line, exit 2.
+    let one_line = |out: Output, what: &str| {
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{err}");
+    };
+    one_line(train("5", &path("x.d7n"), "tc", Some(&td)), "cannot read");
+    std::fs::copy(format!("{half}.tc"), format!("{all}.tc")).unwrap();
+    one_line(train("5", &path("y.d7n"), "tc", Some(&all)), "another weight file");
+    let mut args = vec!["drop7", "train", "--games", "2", "--method", "tc", "--policy-depth", "2"];
+    args.extend(["--out", &td]);
+    one_line(bitarcade(&args), "--policy-depth");
+    std::fs::remove_dir_all(&dir).ok();
+}

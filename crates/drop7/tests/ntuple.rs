@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use bits::rng::sub_seed;
 use drop7::reference::compare_random_game;
-use drop7::search::ntuple::{greedy_game, train_game, NTuple, NTupleEval, NTupleMean, Shape};
+use drop7::search::ntuple::{
+    greedy_game, train_game, train_game_tc, Coherence, NTuple, NTupleEval, NTupleMean, Shape,
+};
 use drop7::search::Evaluator;
 use drop7::{Board, Mode, Rules};
 
@@ -89,6 +91,71 @@ fn standard_slots_equal_their_reference_form_on_arbitrary_boards() {
             assert!(fast.iter().all(|&s| s < shape.weights()));
         }
     }
+}
+
+#[test]
+fn tc_step_identical_to_its_reference_form() {
+    // Every state of random games, on folded rows and folded blocks: the fast step and its
+    // plain twin, run in lockstep from the same weights and accumulators (warmed by a few TC
+    // training games, so the rates are not all 1) with arbitrary errors, leave the same bits
+    // in every slot read, and the same networks at the end.
+    let rules = Rules::new(Mode::Hardcore);
+    for shape in [
+        Shape::new([0, 1, 1, 2, 2, 3, 3], 65_537).unwrap(),
+        Shape::new([0, 0, 1, 1, 1, 2, 2], 40_009).unwrap().with_blocks(true),
+    ] {
+        let mut fast = odd_net(shape);
+        let mut fast_acc = Coherence::new(&shape);
+        for i in 0..10 {
+            train_game_tc(&mut fast, &mut fast_acc, &rules, sub_seed(0x7C, i), 0.02);
+        }
+        let (mut slow, mut slow_acc) = (fast.clone(), fast_acc.clone());
+        let (mut checked, mut moved) = (0u32, 0u32);
+        for i in 0..20 {
+            let mut rng = bits::Rng::new(sub_seed(0x7D, i));
+            let mut draws = drop7::engine::RandomDraws::new(&rules, sub_seed(0x7E, i));
+            let mut pos = drop7::Position::new_game(&rules, &mut draws);
+            while !pos.over {
+                let open: Vec<usize> = (0..7).filter(|&c| pos.board.can_drop(c)).collect();
+                let col = open[rng.below(open.len() as u64) as usize];
+                pos.play(&rules, col, &mut draws).unwrap();
+                let (grid, d) = (pos.board.to_cells(), pos.drops_left);
+                let err = (rng.below(2001) as f32 - 1000.0) * 0.75;
+                let before = fast.value(&pos.board, d);
+                fast.update_tc(&mut fast_acc, &pos.board, d, err, 0.03);
+                slow.update_tc_reference(&mut slow_acc, &grid, d, err, 0.03);
+                for s in shape.slots_reference(&grid, d) {
+                    assert_eq!(fast.weights()[s].to_bits(), slow.weights()[s].to_bits(), "{i}");
+                    assert_eq!(fast_acc.get(s), slow_acc.get(s), "game {i}, slot {s}");
+                }
+                // (a zero error, or weights whose errors cancelled exactly, move nothing)
+                moved += u32::from(fast.value(&pos.board, d) != before);
+                checked += 1;
+            }
+        }
+        assert_eq!(fast.fingerprint(), slow.fingerprint());
+        assert_eq!(fast_acc.fingerprint(), slow_acc.fingerprint());
+        assert!(checked > 300, "only {checked} states");
+        assert!(moved * 10 > checked * 9, "only {moved} of {checked} steps moved the value");
+    }
+}
+
+#[test]
+fn a_few_hundred_tc_training_games_beat_the_untrained_network() {
+    let rules = Rules::new(Mode::Hardcore);
+    let shape = Shape::new([0, 1, 1, 2, 2, 3, 3], 1 << 16).unwrap();
+    let untrained = NTuple::new(shape);
+    let mut net = NTuple::new(shape);
+    let mut acc = Coherence::new(&shape);
+    for i in 0..GAMES {
+        train_game_tc(&mut net, &mut acc, &rules, sub_seed(11, i), 0.05);
+    }
+    let score = |n: &NTuple| -> u64 {
+        (0..48).map(|i| greedy_game(n, &rules, sub_seed(12, i), 100_000).score).sum::<u64>() / 48
+    };
+    let (before, after) = (score(&untrained), score(&net));
+    eprintln!("untrained {before}, tc-trained {after}");
+    assert!(after * 100 > before * 115, "untrained {before}, tc-trained {after}");
 }
 
 #[test]

@@ -56,6 +56,9 @@
 //! game's: training does not peek either. The chosen column is then played on the real stream
 //! and the previous afterstate's value moves towards `points + V(real afterstate)` (towards the
 //! points alone when the move ends the game), `alpha * error` added to each of its 15 weights.
+//! [`train_game_tc`] plays the same games with temporal coherence steps instead
+//! ([`NTuple::update_tc`]: a step per weight that shrinks by itself where the errors cancel;
+//! accumulators in [`Coherence`], saved beside the weights by [`encode_coherence`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -462,6 +465,111 @@ impl NTuple {
         }
         h.finish()
     }
+
+    /// The temporal coherence step (Beal & Smith 1999; for n-tuple networks Jaśkowski 2016,
+    /// as in `twenty48`) with TD error `err`: each weight `w` that [`value`](Self::value)
+    /// reads, with its accumulators `E` (the sum of the errors it has been moved by) and `A`
+    /// (the sum of their absolute values), becomes
+    ///
+    /// ```text
+    ///   w += beta * (A == 0 ? 1 : |E| / A) * err;   E += err;   A += |err|
+    /// ```
+    ///
+    /// so a weight whose errors keep one sign keeps its step and one whose errors cancel
+    /// (noise around its target) slows down by itself: no step schedule. A slot read twice
+    /// (two equal columns, two equal rows of one class) is stepped twice, the second time
+    /// with the accumulators the first left. [`update_tc_reference`](Self::update_tc_reference)
+    /// is the slow twin.
+    #[inline]
+    pub fn update_tc(
+        &mut self,
+        acc: &mut Coherence,
+        board: &Board,
+        drops_left: u32,
+        err: f32,
+        beta: f32,
+    ) {
+        debug_assert_eq!(acc.ea.len(), self.weights.len());
+        for s in self.shape.slots(board, drops_left) {
+            tc_step(&mut self.weights[s], &mut acc.ea[s], err, beta);
+        }
+        if self.shape.blocks {
+            for s in self.shape.block_slots(board) {
+                tc_step(&mut self.weights[s], &mut acc.ea[s], err, beta);
+            }
+        }
+    }
+
+    /// [`update_tc`](Self::update_tc) written plainly over [`Shape::slots_reference`] (a
+    /// weight's step reads only its own accumulators, so the order of the slots does not
+    /// change a bit).
+    pub fn update_tc_reference(
+        &mut self,
+        acc: &mut Coherence,
+        grid: &[[u8; SIZE]; SIZE],
+        drops_left: u32,
+        err: f32,
+        beta: f32,
+    ) {
+        for s in self.shape.slots_reference(grid, drops_left) {
+            let [e, a] = acc.ea[s];
+            let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
+            self.weights[s] += beta * rate * err;
+            acc.ea[s] = [e + err, a + err.abs()];
+        }
+    }
+}
+
+/// One weight's temporal coherence step ([`NTuple::update_tc`]); `ea` is `[E, A]`.
+#[inline(always)]
+fn tc_step(w: &mut f32, ea: &mut [f32; 2], err: f32, beta: f32) {
+    let [e, a] = *ea;
+    let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
+    *w += beta * rate * err;
+    *ea = [e + err, a + err.abs()];
+}
+
+/// The temporal coherence accumulators of a network ([`NTuple::update_tc`]): per weight `E`
+/// (the sum of the TD errors it has been moved by) and `A` (the sum of their absolute
+/// values), side by side so a step touches one more cache line, not two. Twice the network's
+/// memory (504 MB for the standard shape). Training state, not part of the value: a TC run
+/// continues exactly only from its weights *and* these ([`encode_coherence`]).
+#[derive(Clone, PartialEq)]
+pub struct Coherence {
+    ea: Vec<[f32; 2]>,
+}
+
+impl fmt::Debug for Coherence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Coherence({} weights)", self.ea.len())
+    }
+}
+
+impl Coherence {
+    /// Zero accumulators for a network of `shape` (every weight starts at rate 1).
+    pub fn new(shape: &Shape) -> Coherence {
+        Coherence { ea: vec![[0.0; 2]; shape.weights()] }
+    }
+
+    /// `[E, A]` of weight `i`.
+    pub fn get(&self, i: usize) -> [f32; 2] {
+        self.ea[i]
+    }
+
+    /// The number of weights covered.
+    pub fn weights(&self) -> usize {
+        self.ea.len()
+    }
+
+    /// FNV-1a over the accumulators' bytes.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        for [e, a] in &self.ea {
+            h.write(&e.to_le_bytes());
+            h.write(&a.to_le_bytes());
+        }
+        h.finish()
+    }
 }
 
 /// The network as a leaf [`Evaluator`] (`ntuple`): shared, so a batch of games clones a
@@ -568,6 +676,75 @@ fn play_real(
 /// TD(0) on afterstates with step `alpha` per weight (see the [module docs](self)).
 /// Deterministic: same network, rules, seed and alpha, same result.
 pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> GameOutcome {
+    greedy_td_game(net, rules, seed, &mut Td { alpha })
+}
+
+/// [`train_game`] with temporal coherence steps ([`NTuple::update_tc`], step `beta` at full
+/// coherence, accumulators `acc`): the same greedy games on the same streams while the
+/// weights are equal; only the update differs. Deterministic like it.
+pub fn train_game_tc(
+    net: &mut NTuple,
+    acc: &mut Coherence,
+    rules: &Rules,
+    seed: u64,
+    beta: f32,
+) -> GameOutcome {
+    greedy_td_game(net, rules, seed, &mut Tc { acc, beta })
+}
+
+/// How the previous afterstate `(b, d)` learns towards `target`.
+trait Step {
+    fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64);
+}
+
+/// TD(0): `alpha * error` added to each weight read.
+struct Td {
+    alpha: f32,
+}
+
+impl Step for Td {
+    #[inline]
+    fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
+        if net.shape.blocks {
+            let delta = self.alpha * (target - net.value(b, d)) as f32;
+            net.update(b, d, delta);
+        } else {
+            // value and update in one pass over the 15 slots (same sums as `value`, `update`)
+            let slots = net.shape.slots(b, d);
+            let mut v = 0.0;
+            for &s in &slots {
+                v += f64::from(net.weights[s]);
+            }
+            let delta = self.alpha * (target - v) as f32;
+            for s in slots {
+                net.weights[s] += delta;
+            }
+        }
+    }
+}
+
+/// Temporal coherence ([`NTuple::update_tc`]).
+struct Tc<'a> {
+    acc: &'a mut Coherence,
+    beta: f32,
+}
+
+impl Step for Tc<'_> {
+    #[inline]
+    fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
+        let err = (target - net.value(b, d)) as f32;
+        net.update_tc(self.acc, b, d, err, self.beta);
+    }
+}
+
+/// The greedy self-play loop of [`train_game`] and [`train_game_tc`].
+#[inline]
+fn greedy_td_game<S: Step>(
+    net: &mut NTuple,
+    rules: &Rules,
+    seed: u64,
+    step: &mut S,
+) -> GameOutcome {
     let mut draws = RandomDraws::new(rules, seed);
     let mut pos = Position::new_game(rules, &mut draws);
     let mut prev: Option<(Board, u32)> = None;
@@ -578,20 +755,8 @@ pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> Gam
         let points = (after.score - pos.score) as f64;
         let target =
             points + if after.over { 0.0 } else { net.value(&after.board, after.drops_left) };
-        if let Some((b, d)) = prev.filter(|_| net.shape.blocks) {
-            let delta = alpha * (target - net.value(&b, d)) as f32;
-            net.update(&b, d, delta);
-        } else if let Some((b, d)) = prev {
-            // value and update in one pass over the 15 slots (same sums as `value`, `update`)
-            let slots = net.shape.slots(&b, d);
-            let mut v = 0.0;
-            for &s in &slots {
-                v += f64::from(net.weights[s]);
-            }
-            let delta = alpha * (target - v) as f32;
-            for s in slots {
-                net.weights[s] += delta;
-            }
+        if let Some((b, d)) = prev {
+            step.learn(net, &b, d, target);
         }
         pos = after;
         if pos.over {
@@ -738,6 +903,9 @@ pub enum FileError {
         /// Computed.
         computed: u64,
     },
+    /// A TC accumulator file that does not go with the weight file: the part named (the
+    /// games counts or the weights) differs.
+    Unpaired(&'static str),
 }
 
 impl fmt::Display for FileError {
@@ -759,6 +927,9 @@ impl fmt::Display for FileError {
                 f,
                 "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
             ),
+            FileError::Unpaired(part) => {
+                write!(f, "the TC accumulators belong to another weight file (the {part} differ)")
+            }
         }
     }
 }
@@ -854,6 +1025,84 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
         .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
     Ok((NTuple { shape, weights }, Meta { games, seed, alpha }))
+}
+
+/// The first 8 bytes of a TC accumulator file ([`encode_coherence`]).
+pub const MAGIC_TC: [u8; 8] = *b"BD7TCACC";
+
+/// The format version of [`encode_coherence`].
+pub const VERSION_TC: u32 = 1;
+
+/// The accumulator file of a temporal coherence run, kept beside its weight file (the CLI
+/// names it `FILE.tc`), so that a run continued from the pair gives the bytes of one run:
+///
+/// ```text
+///   magic "BD7TCACC" (8) | version u32 = 1 | games u64 | the weights' fingerprint u64
+///   | weight count u64 | per weight, in the weight file's order: E f32, A f32
+///   | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
+/// ([`decode_coherence`] checks both). All numbers little-endian.
+pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(48 + 8 * acc.weights());
+    out.extend_from_slice(&MAGIC_TC);
+    out.extend_from_slice(&VERSION_TC.to_le_bytes());
+    out.extend_from_slice(&games.to_le_bytes());
+    out.extend_from_slice(&weights_fingerprint.to_le_bytes());
+    out.extend_from_slice(&(acc.weights() as u64).to_le_bytes());
+    for [e, a] in &acc.ea {
+        out.extend_from_slice(&e.to_le_bytes());
+        out.extend_from_slice(&a.to_le_bytes());
+    }
+    let mut h = Fnv::new();
+    h.write(&out);
+    out.extend_from_slice(&h.finish().to_le_bytes());
+    out
+}
+
+/// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training games,
+/// checking the magic, version, length, checksum and that it is `net`'s (games and
+/// fingerprint).
+pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Coherence, FileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC_TC {
+        return Err(FileError::Magic);
+    }
+    let version = r.u32("header")?;
+    if version != VERSION_TC {
+        return Err(FileError::Version(version));
+    }
+    let file_games = r.u64("header")?;
+    let fingerprint = r.u64("header")?;
+    let count = r.u64("header")?;
+    let n = net.weights.len();
+    let expected = r.at + 8 * n + 8;
+    if count != n as u64 || bytes.len() != expected {
+        return Err(FileError::Length { expected, found: bytes.len() });
+    }
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    let mut h = Fnv::new();
+    h.write(&bytes[..bytes.len() - 8]);
+    if h.finish() != stored {
+        return Err(FileError::Checksum { stored, computed: h.finish() });
+    }
+    if file_games != games {
+        return Err(FileError::Unpaired("games counts"));
+    }
+    if fingerprint != net.fingerprint() {
+        return Err(FileError::Unpaired("weights"));
+    }
+    let ea = bytes[r.at..bytes.len() - 8]
+        .chunks_exact(8)
+        .map(|c| {
+            [
+                f32::from_le_bytes(c[..4].try_into().expect("4 bytes")),
+                f32::from_le_bytes(c[4..].try_into().expect("4 bytes")),
+            ]
+        })
+        .collect();
+    Ok(Coherence { ea })
 }
 
 #[cfg(test)]
@@ -964,6 +1213,46 @@ mod tests {
         }
         assert_eq!(a.fingerprint(), b.fingerprint());
         assert!(a.weights.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn tc_training_is_deterministic_resumable_and_its_file_pairs() {
+        let rules = Rules::new(Mode::Hardcore);
+        let shape = Shape::new([0, 1, 1, 1, 2, 2, 2], 4093).unwrap();
+        let run = |games: std::ops::Range<u64>, net: &mut NTuple, acc: &mut Coherence| {
+            for i in games {
+                train_game_tc(net, acc, &rules, bits::rng::sub_seed(5, i), 0.05);
+            }
+        };
+        let (mut a, mut acc_a) = (NTuple::new(shape), Coherence::new(&shape));
+        run(0..30, &mut a, &mut acc_a);
+        // 18 games, through the files, then 12 more: the bytes of one run
+        let (mut b, mut acc_b) = (NTuple::new(shape), Coherence::new(&shape));
+        run(0..18, &mut b, &mut acc_b);
+        let bytes = encode_coherence(&acc_b, 18, b.fingerprint());
+        let (mut b, _) = decode(&encode(&b, &Meta { games: 18, seed: 5, alpha: 0.05 })).unwrap();
+        let mut acc_b = decode_coherence(&bytes, &b, 18).unwrap();
+        run(18..30, &mut b, &mut acc_b);
+        assert_eq!((a.fingerprint(), acc_a.fingerprint()), (b.fingerprint(), acc_b.fingerprint()));
+        assert!(a.weights.iter().any(|&w| w != 0.0));
+        // TC is not TD
+        let mut td = NTuple::new(shape);
+        for i in 0..30 {
+            train_game(&mut td, &rules, bits::rng::sub_seed(5, i), 0.05);
+        }
+        assert_ne!(td.fingerprint(), a.fingerprint());
+        // the accumulator file is tied to its weights and games count, and checked
+        let bytes = encode_coherence(&acc_a, 30, a.fingerprint());
+        assert_eq!(decode_coherence(&bytes, &td, 30), Err(FileError::Unpaired("weights")));
+        assert_eq!(decode_coherence(&bytes, &a, 29), Err(FileError::Unpaired("games counts")));
+        let mut bad = bytes.clone();
+        bad[60] ^= 1;
+        assert!(matches!(decode_coherence(&bad, &a, 30), Err(FileError::Checksum { .. })));
+        assert!(matches!(
+            decode_coherence(&bytes[..bytes.len() - 9], &a, 30),
+            Err(FileError::Length { .. })
+        ));
+        assert_eq!(decode_coherence(&bytes[..4], &a, 30), Err(FileError::Magic));
     }
 
     #[test]
