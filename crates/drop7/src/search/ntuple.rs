@@ -489,14 +489,26 @@ impl NTuple {
         err: f32,
         beta: f32,
     ) {
+        let slots = self.read_slots(board, drops_left);
+        self.tc_apply(acc, &slots, err, beta);
+    }
+
+    /// The slots [`value`](Self::value) reads on a board, in its order: the 15, then the
+    /// block slots if the shape has blocks.
+    #[inline]
+    fn read_slots(&self, board: &Board, drops_left: u32) -> ReadSlots {
+        (
+            self.shape.slots(board, drops_left),
+            self.shape.blocks.then(|| self.shape.block_slots(board)),
+        )
+    }
+
+    /// The TC step on the weights of `slots` (from [`read_slots`](Self::read_slots)).
+    #[inline]
+    fn tc_apply(&mut self, acc: &mut Coherence, slots: &ReadSlots, err: f32, beta: f32) {
         debug_assert_eq!(acc.ea.len(), self.weights.len());
-        for s in self.shape.slots(board, drops_left) {
+        for &s in slots.0.iter().chain(slots.1.iter().flatten()) {
             tc_step(&mut self.weights[s], &mut acc.ea[s], err, beta);
-        }
-        if self.shape.blocks {
-            for s in self.shape.block_slots(board) {
-                tc_step(&mut self.weights[s], &mut acc.ea[s], err, beta);
-            }
         }
     }
 
@@ -519,6 +531,9 @@ impl NTuple {
         }
     }
 }
+
+/// The slots one value reads: the 15, and the block slots when the shape has blocks.
+type ReadSlots = ([usize; SLOTS], Option<[usize; Shape::BLOCK_SLOTS]>);
 
 /// One weight's temporal coherence step ([`NTuple::update_tc`]); `ea` is `[E, A]`.
 #[inline(always)]
@@ -732,8 +747,13 @@ struct Tc<'a> {
 impl Step for Tc<'_> {
     #[inline]
     fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
-        let err = (target - net.value(b, d)) as f32;
-        net.update_tc(self.acc, b, d, err, self.beta);
+        // value and step over one computation of the slots (the same sum as `value`)
+        let slots = net.read_slots(b, d);
+        let mut v = 0.0;
+        for &s in slots.0.iter().chain(slots.1.iter().flatten()) {
+            v += f64::from(net.weights[s]);
+        }
+        net.tc_apply(self.acc, &slots, (target - v) as f32, self.beta);
     }
 }
 
