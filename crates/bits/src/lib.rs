@@ -11,6 +11,7 @@
 //! - [`mask`]: masks and selection helpers.
 //! - [`stamp`]: a stamp-based visited set that is never cleared between searches.
 //! - [`hash`]: FNV-1a 64 ([`Fnv`]), the checksum of weight files and test signatures.
+//! - [`sealed`]: files sealed by that checksum, and a reader of their little-endian headers.
 //! - [`rng`]: a seeded xoshiro256** generator (seeded through SplitMix64), documented so that
 //!   another program can reproduce our boards and queues from a seed.
 //!
@@ -32,6 +33,7 @@ pub mod iter;
 pub mod mask;
 pub mod pext;
 pub mod rng;
+pub mod sealed;
 pub mod stamp;
 
 pub use hash::Fnv;

@@ -682,6 +682,9 @@ impl crate::game::Player for GreedyPlayer<'_> {
     }
 }
 
+use bits::sealed::{
+    f32s, seal, seal_pairs, unseal, unseal_pairs, BadChecksum, PairsError, Reader, Truncated,
+};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
@@ -837,33 +840,28 @@ fn push_weights(out: &mut Vec<u8>, net: &NTuple) {
 }
 
 /// `out` followed by the FNV-1a-64 of its bytes.
-fn seal(mut out: Vec<u8>) -> Vec<u8> {
-    let mut h = Fnv::new();
-    h.write(&out);
-    out.extend_from_slice(&h.finish().to_le_bytes());
-    out
+impl From<Truncated> for FileError {
+    fn from(t: Truncated) -> Self {
+        FileError::Truncated { part: t.part, len: t.len }
+    }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+impl From<BadChecksum> for FileError {
+    fn from(c: BadChecksum) -> Self {
+        FileError::Checksum { stored: c.stored, computed: c.computed }
+    }
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], FileError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(FileError::Truncated { part, len: self.bytes.len() })?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn u32(&mut self, part: &'static str) -> Result<u32, FileError> {
-        Ok(u32::from_le_bytes(self.take(4, part)?.try_into().expect("4 bytes")))
-    }
-
-    fn u64(&mut self, part: &'static str) -> Result<u64, FileError> {
-        Ok(u64::from_le_bytes(self.take(8, part)?.try_into().expect("8 bytes")))
+impl From<PairsError> for FileError {
+    fn from(e: PairsError) -> Self {
+        match e {
+            PairsError::Magic => FileError::Magic,
+            PairsError::Version(v) => FileError::Version(v),
+            PairsError::Truncated(t) => t.into(),
+            PairsError::Length { expected, found } => FileError::Length { expected, found },
+            PairsError::Checksum(c) => c.into(),
+            PairsError::Unpaired(part) => FileError::Unpaired(part),
+        }
     }
 }
 
@@ -882,7 +880,7 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
 /// network. Checks the magic, version, stage count, shape, length and checksum; the metas
 /// are one per stage.
 pub fn decode_stages(bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), FileError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader::new(bytes);
     if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
         return Err(FileError::Magic);
     }
@@ -915,30 +913,22 @@ pub fn decode_stages(bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), FileError>
     for _ in 0..stages {
         let games = r.u64("header")?;
         let seed = r.u64("header")?;
-        let alpha = f32::from_bits(r.u32("header")?);
+        let alpha = r.f32("header")?;
         metas.push(Meta { games, seed, alpha });
     }
-    let expected = r.at + 4 * stages * shape.weights() + 8;
+    let expected = r.position() + 4 * stages * shape.weights() + 8;
     if bytes.len() != expected {
         return Err(FileError::Length { expected, found: bytes.len() });
     }
-    let body = &bytes[..bytes.len() - 8];
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    let mut h = Fnv::new();
-    h.write(body);
-    if h.finish() != stored {
-        return Err(FileError::Checksum { stored, computed: h.finish() });
-    }
+    let body = unseal(bytes)?;
+    let mut values = f32s(&body[r.position()..]);
     let mut nets = Vec::with_capacity(stages);
-    let mut at = r.at;
     for _ in 0..stages {
         let mut net = NTuple::new(shape.clone());
         for w in &mut net.weights {
-            let n = w.len();
-            for (x, chunk) in w.iter_mut().zip(bytes[at..at + 4 * n].chunks_exact(4)) {
-                *x = f32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+            for (x, v) in w.iter_mut().zip(values.by_ref()) {
+                *x = v;
             }
-            at += 4 * n;
         }
         nets.push(net);
     }
@@ -994,62 +984,21 @@ pub const VERSION_TC: u32 = 1;
 /// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
 /// ([`decode_coherence`] checks both). All numbers little-endian.
 pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(48 + 8 * acc.weights());
-    out.extend_from_slice(&MAGIC_TC);
-    out.extend_from_slice(&VERSION_TC.to_le_bytes());
-    out.extend_from_slice(&games.to_le_bytes());
-    out.extend_from_slice(&weights_fingerprint.to_le_bytes());
-    out.extend_from_slice(&(acc.weights() as u64).to_le_bytes());
-    for t in &acc.tables {
-        for ea in t.iter() {
-            out.extend_from_slice(&ea[0].to_le_bytes());
-            out.extend_from_slice(&ea[1].to_le_bytes());
-        }
-    }
-    seal(out)
+    let parts: Vec<&[[f32; 2]]> = acc.tables.iter().map(|t| &t[..]).collect();
+    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &parts)
 }
 
 /// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training
 /// games, checking the magic, version, length, checksum and that it is `net`'s (games and
 /// fingerprint).
 pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Coherence, FileError> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC_TC {
-        return Err(FileError::Magic);
-    }
-    let version = r.u32("header")?;
-    if version != VERSION_TC {
-        return Err(FileError::Version(version));
-    }
-    let file_games = r.u64("header")?;
-    let fingerprint = r.u64("header")?;
-    let count = r.u64("header")?;
     let mut acc = Coherence::new(net.shape());
-    let expected = r.at + 8 * acc.weights() + 8;
-    if count != acc.weights() as u64 || bytes.len() != expected {
-        return Err(FileError::Length { expected, found: bytes.len() });
-    }
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    let mut h = Fnv::new();
-    h.write(&bytes[..bytes.len() - 8]);
-    if h.finish() != stored {
-        return Err(FileError::Checksum { stored, computed: h.finish() });
-    }
-    if file_games != games {
-        return Err(FileError::Unpaired("games counts"));
-    }
-    if fingerprint != net.fingerprint() {
-        return Err(FileError::Unpaired("weights"));
-    }
-    let mut at = r.at;
+    let mut pairs =
+        unseal_pairs(bytes, &MAGIC_TC, VERSION_TC, acc.weights(), games, net.fingerprint())?;
     for t in &mut acc.tables {
-        for (ea, chunk) in t.iter_mut().zip(bytes[at..].chunks_exact(8)) {
-            *ea = [
-                f32::from_le_bytes(chunk[..4].try_into().expect("4 bytes")),
-                f32::from_le_bytes(chunk[4..].try_into().expect("4 bytes")),
-            ];
+        for (ea, pair) in t.iter_mut().zip(pairs.by_ref()) {
+            *ea = pair;
         }
-        at += 8 * t.len();
     }
     Ok(acc)
 }

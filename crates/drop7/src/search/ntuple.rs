@@ -873,6 +873,9 @@ pub fn greedy_game(net: &NTuple, rules: &Rules, seed: u64, max_moves: u64) -> Ga
     GameOutcome { score: pos.score, moves }
 }
 
+use bits::sealed::{
+    f32s, seal, seal_pairs, unseal, unseal_pairs, BadChecksum, PairsError, Reader, Truncated,
+};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
@@ -979,39 +982,38 @@ pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
     for w in &net.weights {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    let mut h = Fnv::new();
-    h.write(&out);
-    out.extend_from_slice(&h.finish().to_le_bytes());
-    out
+    seal(out)
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+impl From<Truncated> for FileError {
+    fn from(t: Truncated) -> Self {
+        FileError::Truncated { part: t.part, len: t.len }
+    }
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], FileError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(FileError::Truncated { part, len: self.bytes.len() })?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
+impl From<BadChecksum> for FileError {
+    fn from(c: BadChecksum) -> Self {
+        FileError::Checksum { stored: c.stored, computed: c.computed }
     }
+}
 
-    fn u32(&mut self, part: &'static str) -> Result<u32, FileError> {
-        Ok(u32::from_le_bytes(self.take(4, part)?.try_into().expect("4 bytes")))
-    }
-
-    fn u64(&mut self, part: &'static str) -> Result<u64, FileError> {
-        Ok(u64::from_le_bytes(self.take(8, part)?.try_into().expect("8 bytes")))
+impl From<PairsError> for FileError {
+    fn from(e: PairsError) -> Self {
+        match e {
+            PairsError::Magic => FileError::Magic,
+            PairsError::Version(v) => FileError::Version(v),
+            PairsError::Truncated(t) => t.into(),
+            PairsError::Length { expected, found } => FileError::Length { expected, found },
+            PairsError::Checksum(c) => c.into(),
+            PairsError::Unpaired(part) => FileError::Unpaired(part),
+        }
     }
 }
 
 /// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
 /// checksum.
 pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader::new(bytes);
     if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
         return Err(FileError::Magic);
     }
@@ -1028,22 +1030,13 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
     let shape: Shape = text.parse().map_err(FileError::Shape)?;
     let games = r.u64("header")?;
     let seed = r.u64("header")?;
-    let alpha = f32::from_bits(r.u32("header")?);
-    let expected = r.at + 4 * shape.weights() + 8;
+    let alpha = r.f32("header")?;
+    let expected = r.position() + 4 * shape.weights() + 8;
     if bytes.len() != expected {
         return Err(FileError::Length { expected, found: bytes.len() });
     }
-    let body = &bytes[..bytes.len() - 8];
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    let mut h = Fnv::new();
-    h.write(body);
-    if h.finish() != stored {
-        return Err(FileError::Checksum { stored, computed: h.finish() });
-    }
-    let weights = bytes[r.at..bytes.len() - 8]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect();
+    let body = unseal(bytes)?;
+    let weights = f32s(&body[r.position()..]).collect();
     Ok((NTuple { shape, weights }, Meta { games, seed, alpha }))
 }
 
@@ -1065,64 +1058,16 @@ pub const VERSION_TC: u32 = 1;
 /// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
 /// ([`decode_coherence`] checks both). All numbers little-endian.
 pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(48 + 8 * acc.weights());
-    out.extend_from_slice(&MAGIC_TC);
-    out.extend_from_slice(&VERSION_TC.to_le_bytes());
-    out.extend_from_slice(&games.to_le_bytes());
-    out.extend_from_slice(&weights_fingerprint.to_le_bytes());
-    out.extend_from_slice(&(acc.weights() as u64).to_le_bytes());
-    for [e, a] in &acc.ea {
-        out.extend_from_slice(&e.to_le_bytes());
-        out.extend_from_slice(&a.to_le_bytes());
-    }
-    let mut h = Fnv::new();
-    h.write(&out);
-    out.extend_from_slice(&h.finish().to_le_bytes());
-    out
+    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &[&acc.ea])
 }
 
 /// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training games,
 /// checking the magic, version, length, checksum and that it is `net`'s (games and
 /// fingerprint).
 pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Coherence, FileError> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC_TC {
-        return Err(FileError::Magic);
-    }
-    let version = r.u32("header")?;
-    if version != VERSION_TC {
-        return Err(FileError::Version(version));
-    }
-    let file_games = r.u64("header")?;
-    let fingerprint = r.u64("header")?;
-    let count = r.u64("header")?;
-    let n = net.weights.len();
-    let expected = r.at + 8 * n + 8;
-    if count != n as u64 || bytes.len() != expected {
-        return Err(FileError::Length { expected, found: bytes.len() });
-    }
-    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    let mut h = Fnv::new();
-    h.write(&bytes[..bytes.len() - 8]);
-    if h.finish() != stored {
-        return Err(FileError::Checksum { stored, computed: h.finish() });
-    }
-    if file_games != games {
-        return Err(FileError::Unpaired("games counts"));
-    }
-    if fingerprint != net.fingerprint() {
-        return Err(FileError::Unpaired("weights"));
-    }
-    let ea = bytes[r.at..bytes.len() - 8]
-        .chunks_exact(8)
-        .map(|c| {
-            [
-                f32::from_le_bytes(c[..4].try_into().expect("4 bytes")),
-                f32::from_le_bytes(c[4..].try_into().expect("4 bytes")),
-            ]
-        })
-        .collect();
-    Ok(Coherence { ea })
+    let pairs =
+        unseal_pairs(bytes, &MAGIC_TC, VERSION_TC, net.weights.len(), games, net.fingerprint())?;
+    Ok(Coherence { ea: pairs.collect() })
 }
 
 #[cfg(test)]

@@ -1,0 +1,331 @@
+//! Sealed files: a little-endian body followed by the FNV-1a 64 ([`Fnv`]) of the body, the
+//! layout of every weight and accumulator file the games write.
+//!
+//! [`seal`] appends the checksum, [`unseal`] checks it and returns the body, and [`Reader`]
+//! walks a header field by field, naming the part it was reading when the bytes run out;
+//! [`seal_pairs`] and [`unseal_pairs`] are the whole accumulator file of `[f32; 2]` pairs. The
+//! errors are small structs that each game's own file error wraps, so its messages can name
+//! the game and the file kind.
+//!
+//! ```
+//! use bits::sealed::{seal, unseal, Reader};
+//!
+//! let mut file = b"MAGIC".to_vec();
+//! file.extend_from_slice(&7u32.to_le_bytes());
+//! let file = seal(file);
+//! let body = unseal(&file).unwrap();
+//! let mut r = Reader::new(body);
+//! assert_eq!(r.take(5, "magic").unwrap(), b"MAGIC");
+//! assert_eq!(r.u32("version").unwrap(), 7);
+//! assert_eq!(r.u64("games").unwrap_err().part, "games");
+//! ```
+
+use crate::Fnv;
+
+/// Appends the FNV-1a 64 of `body` (little-endian) and returns the sealed file.
+pub fn seal(mut body: Vec<u8>) -> Vec<u8> {
+    let sum = checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+/// The FNV-1a 64 of `bytes`.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = Fnv::new();
+    h.write(bytes);
+    h.finish()
+}
+
+/// The stored checksum of a sealed file does not match its body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadChecksum {
+    /// The checksum stored in the file's last 8 bytes.
+    pub stored: u64,
+    /// The checksum of the body as read.
+    pub computed: u64,
+}
+
+/// The body of a sealed file, once its last 8 bytes are the checksum of the rest. A file
+/// shorter than 8 bytes has no checksum: it is reported with `stored` 0 against the checksum
+/// of what is there.
+pub fn unseal(bytes: &[u8]) -> Result<&[u8], BadChecksum> {
+    let Some(split) = bytes.len().checked_sub(8) else {
+        return Err(BadChecksum { stored: 0, computed: checksum(bytes) });
+    };
+    let (body, tail) = bytes.split_at(split);
+    let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+    let computed = checksum(body);
+    if stored == computed {
+        Ok(body)
+    } else {
+        Err(BadChecksum { stored, computed })
+    }
+}
+
+/// The bytes ran out while reading the part named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Truncated {
+    /// What was being read (`"magic"`, `"header"`, ...).
+    pub part: &'static str,
+    /// The length of the bytes being read.
+    pub len: usize,
+}
+
+/// A cursor over a file's bytes that reads little-endian fields.
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, at: 0 }
+    }
+
+    /// How many bytes have been read.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.at..]
+    }
+
+    /// The next `n` bytes, or [`Truncated`] naming `part`.
+    pub fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], Truncated> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(Truncated { part, len: self.bytes.len() })?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    /// The next 4 bytes as a little-endian `u32`.
+    pub fn u32(&mut self, part: &'static str) -> Result<u32, Truncated> {
+        Ok(u32::from_le_bytes(self.take(4, part)?.try_into().expect("4 bytes")))
+    }
+
+    /// The next 8 bytes as a little-endian `u64`.
+    pub fn u64(&mut self, part: &'static str) -> Result<u64, Truncated> {
+        Ok(u64::from_le_bytes(self.take(8, part)?.try_into().expect("8 bytes")))
+    }
+
+    /// The next 4 bytes as a little-endian `f32`.
+    pub fn f32(&mut self, part: &'static str) -> Result<f32, Truncated> {
+        self.u32(part).map(f32::from_bits)
+    }
+}
+
+/// `bytes` read as little-endian `f32`s (a trailing partial value is ignored: callers check
+/// the length first).
+pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
+    bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+}
+
+/// `bytes` read as pairs of little-endian `f32`s.
+pub fn f32_pairs(bytes: &[u8]) -> impl Iterator<Item = [f32; 2]> + '_ {
+    bytes.chunks_exact(8).map(|c| {
+        [
+            f32::from_le_bytes(c[..4].try_into().expect("4 bytes")),
+            f32::from_le_bytes(c[4..].try_into().expect("4 bytes")),
+        ]
+    })
+}
+
+/// A sealed file of `[f32; 2]` pairs tied to another file: the layout of the temporal
+/// coherence accumulator files (one `[E, A]` pair per weight) that both n-tuple games keep
+/// beside their weight files.
+///
+/// ```text
+///   magic (8) | version u32 | games u64 | the tied file's fingerprint u64
+///   | pair count u64 | per pair: f32, f32 | FNV-1a 64 of everything before (u64)
+/// ```
+///
+/// All numbers little-endian. The pairs are the concatenation of `parts` (a game with several
+/// tables passes one part a table). `games` and `fingerprint` name the file the pairs belong
+/// to; [`unseal_pairs`] checks both.
+pub fn seal_pairs(
+    magic: &[u8; 8],
+    version: u32,
+    games: u64,
+    fingerprint: u64,
+    parts: &[&[[f32; 2]]],
+) -> Vec<u8> {
+    let count: usize = parts.iter().map(|p| p.len()).sum();
+    let mut out = Vec::with_capacity(44 + 8 * count);
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&games.to_le_bytes());
+    out.extend_from_slice(&fingerprint.to_le_bytes());
+    out.extend_from_slice(&(count as u64).to_le_bytes());
+    for [a, b] in parts.iter().flat_map(|p| p.iter()) {
+        out.extend_from_slice(&a.to_le_bytes());
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    seal(out)
+}
+
+/// Why [`unseal_pairs`] refused a file, in the order the checks run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairsError {
+    /// The file does not start with the magic.
+    Magic,
+    /// A version other than the one asked for.
+    Version(u32),
+    /// The file ends inside its header.
+    Truncated(Truncated),
+    /// The pair count or the file's length is not the one expected.
+    Length {
+        /// Bytes a file of the expected count has.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// The checksum does not match.
+    Checksum(BadChecksum),
+    /// The file belongs to another file: `"games counts"` or `"weights"` (the fingerprint)
+    /// differ.
+    Unpaired(&'static str),
+}
+
+impl From<Truncated> for PairsError {
+    fn from(t: Truncated) -> Self {
+        PairsError::Truncated(t)
+    }
+}
+
+/// The `count` pairs of a [`seal_pairs`] file, once its magic, version, count, length,
+/// checksum, games and fingerprint are the ones given.
+pub fn unseal_pairs<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    version: u32,
+    count: usize,
+    games: u64,
+    fingerprint: u64,
+) -> Result<impl Iterator<Item = [f32; 2]> + 'a, PairsError> {
+    let mut r = Reader::new(bytes);
+    if r.take(8, "magic").map_err(|_| PairsError::Magic)? != magic {
+        return Err(PairsError::Magic);
+    }
+    let file_version = r.u32("header")?;
+    if file_version != version {
+        return Err(PairsError::Version(file_version));
+    }
+    let file_games = r.u64("header")?;
+    let file_fingerprint = r.u64("header")?;
+    let file_count = r.u64("header")?;
+    let expected = r.position() + 8 * count + 8;
+    if file_count != count as u64 || bytes.len() != expected {
+        return Err(PairsError::Length { expected, found: bytes.len() });
+    }
+    let body = unseal(bytes).map_err(PairsError::Checksum)?;
+    if file_games != games {
+        return Err(PairsError::Unpaired("games counts"));
+    }
+    if file_fingerprint != fingerprint {
+        return Err(PairsError::Unpaired("weights"));
+    }
+    Ok(f32_pairs(&body[r.position()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_sealed_body_comes_back_and_any_flipped_bit_is_caught() {
+        let body: Vec<u8> = (0..40u8).collect();
+        let file = seal(body.clone());
+        assert_eq!(file.len(), 48);
+        assert_eq!(unseal(&file), Ok(&body[..]));
+        for bit in 0..file.len() * 8 {
+            let mut bad = file.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            assert!(unseal(&bad).is_err(), "bit {bit}");
+        }
+        assert!(unseal(&file[..5]).is_err());
+        assert_eq!(unseal(&seal(Vec::new())), Ok(&[][..]));
+    }
+
+    #[test]
+    fn the_reader_reads_fields_in_order_and_names_the_part_it_ran_out_in() {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&0xDEAD_BEEFu32.to_le_bytes());
+        bytes.extend_from_slice(&u64::MAX.to_le_bytes());
+        bytes.extend_from_slice(&1.5f32.to_le_bytes());
+        bytes.extend_from_slice(&[1, 2, 3]);
+        let mut r = Reader::new(&bytes);
+        assert_eq!(r.u32("a"), Ok(0xDEAD_BEEF));
+        assert_eq!(r.u64("b"), Ok(u64::MAX));
+        assert_eq!(r.f32("c"), Ok(1.5));
+        assert_eq!(r.position(), 16);
+        assert_eq!(r.rest(), &[1, 2, 3]);
+        assert_eq!(r.u32("d"), Err(Truncated { part: "d", len: 19 }));
+        assert_eq!(r.position(), 16, "a failed read consumes nothing");
+        assert_eq!(r.take(3, "e"), Ok(&[1u8, 2, 3][..]));
+        assert_eq!(r.take(usize::MAX, "f"), Err(Truncated { part: "f", len: 19 }));
+    }
+
+    #[test]
+    fn floats_and_pairs_come_back_bit_for_bit() {
+        let xs = [0.0f32, -0.0, 1.25, f32::MIN_POSITIVE, -3.0e38, f32::INFINITY];
+        let bytes: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let back: Vec<u32> = f32s(&bytes).map(f32::to_bits).collect();
+        assert_eq!(back, xs.map(f32::to_bits));
+        let pairs: Vec<[f32; 2]> = f32_pairs(&bytes).collect();
+        assert_eq!(pairs, [[0.0, -0.0], [1.25, f32::MIN_POSITIVE], [-3.0e38, f32::INFINITY]]);
+    }
+
+    #[test]
+    fn pair_files_come_back_and_each_check_names_its_defect() {
+        let pairs = [[1.0f32, 2.0], [-0.5, 0.0], [3.0e-3, 7.0]];
+        let file = seal_pairs(b"TESTPAIR", 3, 40, 0xABCD, &[&pairs[..1], &[], &pairs[1..]]);
+        assert_eq!(file.len(), 44 + 8 * 3);
+        let back: Vec<[f32; 2]> =
+            unseal_pairs(&file, b"TESTPAIR", 3, 3, 40, 0xABCD).unwrap().collect();
+        assert_eq!(back, pairs);
+        let err = |bytes: &[u8], count, games, fp| {
+            unseal_pairs(bytes, b"TESTPAIR", 3, count, games, fp).err()
+        };
+        assert_eq!(err(&file, 3, 40, 0xABCD), None);
+        assert_eq!(
+            unseal_pairs(&file, b"OTHERMAG", 3, 3, 40, 0xABCD).err(),
+            Some(PairsError::Magic)
+        );
+        assert_eq!(err(&file[..5], 3, 40, 0xABCD), Some(PairsError::Magic));
+        assert_eq!(
+            unseal_pairs(&file, b"TESTPAIR", 4, 3, 40, 0xABCD).err(),
+            Some(PairsError::Version(3))
+        );
+        assert_eq!(
+            err(&file[..20], 3, 40, 0xABCD),
+            Some(PairsError::Truncated(Truncated { part: "header", len: 20 }))
+        );
+        assert_eq!(err(&file, 2, 40, 0xABCD), Some(PairsError::Length { expected: 60, found: 68 }));
+        assert_eq!(
+            err(&file[..60], 3, 40, 0xABCD),
+            Some(PairsError::Length { expected: 68, found: 60 })
+        );
+        let mut flipped = file.clone();
+        flipped[50] ^= 4;
+        assert!(matches!(err(&flipped, 3, 40, 0xABCD), Some(PairsError::Checksum(_))));
+        assert_eq!(err(&file, 3, 41, 0xABCD), Some(PairsError::Unpaired("games counts")));
+        assert_eq!(err(&file, 3, 40, 0xABCE), Some(PairsError::Unpaired("weights")));
+    }
+
+    proptest! {
+        #[test]
+        fn unseal_never_panics_and_accepts_only_what_seal_made(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let file = seal(bytes.clone());
+            prop_assert_eq!(unseal(&file), Ok(&bytes[..]));
+            if let Ok(body) = unseal(&bytes) {
+                prop_assert_eq!(seal(body.to_vec()), bytes);
+            }
+        }
+    }
+}
