@@ -232,6 +232,59 @@ pub fn unseal_pairs<'a>(
     Ok(f32_pairs(&body[r.position()..]))
 }
 
+/// Implements `From` [`Truncated`], [`BadChecksum`] and [`PairsError`] for a game's file error
+/// enum, so `?` turns this module's errors into it. The enum must have the variants `Magic`,
+/// `Version(u32)`, `Truncated { part, len }`, `Length { expected, found }`,
+/// `Checksum { stored, computed }` and `Unpaired(&'static str)` (the 2048 and Drop7 weight
+/// file errors); its `Display` then names the game and the file kind.
+///
+/// ```
+/// #[derive(Debug, PartialEq)]
+/// enum FileError {
+///     Magic,
+///     Version(u32),
+///     Truncated { part: &'static str, len: usize },
+///     Length { expected: usize, found: usize },
+///     Checksum { stored: u64, computed: u64 },
+///     Unpaired(&'static str),
+/// }
+/// bits::sealed_errors_into!(FileError);
+///
+/// let short = bits::sealed::unseal_pairs(b"short", b"ABCDEFGH", 1, 0, 0, 0);
+/// let e: FileError = short.err().expect("5 bytes hold no magic").into();
+/// assert_eq!(e, FileError::Magic);
+/// ```
+#[macro_export]
+macro_rules! sealed_errors_into {
+    ($error:ident) => {
+        impl From<$crate::sealed::Truncated> for $error {
+            fn from(t: $crate::sealed::Truncated) -> Self {
+                $error::Truncated { part: t.part, len: t.len }
+            }
+        }
+
+        impl From<$crate::sealed::BadChecksum> for $error {
+            fn from(c: $crate::sealed::BadChecksum) -> Self {
+                $error::Checksum { stored: c.stored, computed: c.computed }
+            }
+        }
+
+        impl From<$crate::sealed::PairsError> for $error {
+            fn from(e: $crate::sealed::PairsError) -> Self {
+                use $crate::sealed::PairsError;
+                match e {
+                    PairsError::Magic => $error::Magic,
+                    PairsError::Version(v) => $error::Version(v),
+                    PairsError::Truncated(t) => t.into(),
+                    PairsError::Length { expected, found } => $error::Length { expected, found },
+                    PairsError::Checksum(c) => c.into(),
+                    PairsError::Unpaired(part) => $error::Unpaired(part),
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -682,9 +682,7 @@ impl crate::game::Player for GreedyPlayer<'_> {
     }
 }
 
-use bits::sealed::{
-    f32s, seal, seal_pairs, unseal, unseal_pairs, BadChecksum, PairsError, Reader, Truncated,
-};
+use bits::sealed::{f32s, seal, seal_pairs, unseal, unseal_pairs, Reader};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
@@ -839,31 +837,7 @@ fn push_weights(out: &mut Vec<u8>, net: &NTuple) {
     }
 }
 
-/// `out` followed by the FNV-1a-64 of its bytes.
-impl From<Truncated> for FileError {
-    fn from(t: Truncated) -> Self {
-        FileError::Truncated { part: t.part, len: t.len }
-    }
-}
-
-impl From<BadChecksum> for FileError {
-    fn from(c: BadChecksum) -> Self {
-        FileError::Checksum { stored: c.stored, computed: c.computed }
-    }
-}
-
-impl From<PairsError> for FileError {
-    fn from(e: PairsError) -> Self {
-        match e {
-            PairsError::Magic => FileError::Magic,
-            PairsError::Version(v) => FileError::Version(v),
-            PairsError::Truncated(t) => t.into(),
-            PairsError::Length { expected, found } => FileError::Length { expected, found },
-            PairsError::Checksum(c) => c.into(),
-            PairsError::Unpaired(part) => FileError::Unpaired(part),
-        }
-    }
-}
+bits::sealed_errors_into!(FileError);
 
 /// Reads a weight file written by [`encode`] (or a one-stage file of [`encode_stages`]),
 /// checking the magic, version, shape, length and checksum.

@@ -873,9 +873,7 @@ pub fn greedy_game(net: &NTuple, rules: &Rules, seed: u64, max_moves: u64) -> Ga
     GameOutcome { score: pos.score, moves }
 }
 
-use bits::sealed::{
-    f32s, seal, seal_pairs, unseal, unseal_pairs, BadChecksum, PairsError, Reader, Truncated,
-};
+use bits::sealed::{f32s, seal, seal_pairs, unseal, unseal_pairs, Reader};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
@@ -985,30 +983,7 @@ pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
     seal(out)
 }
 
-impl From<Truncated> for FileError {
-    fn from(t: Truncated) -> Self {
-        FileError::Truncated { part: t.part, len: t.len }
-    }
-}
-
-impl From<BadChecksum> for FileError {
-    fn from(c: BadChecksum) -> Self {
-        FileError::Checksum { stored: c.stored, computed: c.computed }
-    }
-}
-
-impl From<PairsError> for FileError {
-    fn from(e: PairsError) -> Self {
-        match e {
-            PairsError::Magic => FileError::Magic,
-            PairsError::Version(v) => FileError::Version(v),
-            PairsError::Truncated(t) => t.into(),
-            PairsError::Length { expected, found } => FileError::Length { expected, found },
-            PairsError::Checksum(c) => c.into(),
-            PairsError::Unpaired(part) => FileError::Unpaired(part),
-        }
-    }
-}
+bits::sealed_errors_into!(FileError);
 
 /// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
 /// checksum.
