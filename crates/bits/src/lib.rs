@@ -10,6 +10,7 @@
 //! - [`iter`]: set-bit iterators (`ExactSizeIterator`, `FusedIterator`) and popcount helpers.
 //! - [`mask`]: masks and selection helpers.
 //! - [`stamp`]: a stamp-based visited set that is never cleared between searches.
+//! - [`prefetch`]: a cache prefetch hint (no effect on any value).
 //! - [`hash`]: FNV-1a 64 ([`Fnv`]), the checksum of weight files and test signatures.
 //! - [`sealed`]: files sealed by that checksum, and a reader of their little-endian headers.
 //! - [`rng`]: a seeded xoshiro256** generator (seeded through SplitMix64), documented so that
@@ -26,12 +27,14 @@
 //! ```
 //!
 //! This is the only bitarcade crate that contains `unsafe`: each block is one intrinsic call
-//! behind a CPU-feature check, with a `// SAFETY:` comment.
+//! behind a CPU-feature check (the prefetch hint needs none: it is in every x86-64 CPU), with a
+//! `// SAFETY:` comment.
 
 pub mod hash;
 pub mod iter;
 pub mod mask;
 pub mod pext;
+pub mod prefetch;
 pub mod rng;
 pub mod sealed;
 pub mod stamp;

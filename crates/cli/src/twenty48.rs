@@ -230,6 +230,7 @@ impl SearchArgs {
             keep_table: self.keep_table,
             boost_tiles: if self.boost > 1.0 { self.boost_tiles } else { 0 },
             boost: self.boost,
+            prefetch: true,
         })
     }
 
@@ -1015,6 +1016,10 @@ struct BenchArgs {
     /// Positions to search (depth 3) per engine.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     positions: u64,
+    /// Late-game positions (from a depth-3 game) to search under nneonneo/2048-ai's depth rule,
+    /// with the table prefetch on and off (0 skips the row).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    late_positions: u64,
     /// Rounds; every figure is the median over the rounds.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     repeats: u8,
@@ -1295,6 +1300,15 @@ struct BenchReport {
     column_over_transpose: f64,
     random_games_speedup: f64,
     search_speedup: f64,
+    /// Late-game positions searched under nneonneo/2048-ai's depth rule.
+    late_positions: u64,
+    /// Their search nodes per second with the table prefetch, and without.
+    late_nodes_per_second_prefetch: f64,
+    late_nodes_per_second_plain: f64,
+    /// The median of the per-round ratios, prefetch over plain.
+    prefetch_speedup: f64,
+    /// Whether the two chose the same moves with the same values and node counts.
+    prefetch_agrees: bool,
     engines_agree: bool,
 }
 
@@ -1366,6 +1380,37 @@ fn time_search<G: MoveGen + Copy>(
     (s.nodes() as f64 / secs, choices)
 }
 
+/// Late-game boards: every 50th board of a depth-3 game from its 1,000th move on.
+fn late_positions(heur: &Heuristic, seed: u64, count: u64) -> Vec<Board> {
+    let mut positions = Vec::new();
+    let mut game = Game::new(bits::rng::sub_seed(seed ^ 0x1A7E, 0));
+    let mut s = Searcher::new(heur, SearchConfig { depth: Depth::Fixed(3), ..Default::default() });
+    while (positions.len() as u64) < count && game.status() == Status::Playing {
+        if game.moves() >= 1000 && game.moves() % 50 == 0 {
+            positions.push(game.board());
+        }
+        let Some(c) = s.best_move(game.board()) else { break };
+        let _ = game.play(c.dir);
+    }
+    positions
+}
+
+/// Searches `positions` under nneonneo/2048-ai's depth rule: nodes per second, and every
+/// choice (move, value bits, nodes) so that two settings can be checked for the same answers.
+fn time_reference_rule(heur: &Heuristic, positions: &[Board], prefetch: bool) -> (f64, Vec<u64>) {
+    let cfg = SearchConfig { prefetch, ..Default::default() };
+    let mut s = Searcher::new(heur, cfg);
+    let start = Instant::now();
+    let mut choices = Vec::new();
+    for &b in positions {
+        let c = s.best_move(b);
+        choices.push(c.map_or(9, |c| c.dir.index() as u64 | u64::from(c.value.to_bits()) << 8));
+        choices.push(s.nodes());
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (s.nodes() as f64 / secs, choices)
+}
+
 fn bench(a: BenchArgs) -> CliResult {
     let seed = a.seed.seed;
     // Boards met in play: every board of random games, until there are enough.
@@ -1395,12 +1440,15 @@ fn bench(a: BenchArgs) -> CliResult {
         let _ = game.play(c.dir);
     }
 
+    let late = late_positions(&heur, seed, a.late_positions);
+
     let ref_games = (a.random_games / 10).max(1);
     // Each figure is the median of `repeats` rounds; within a round the engines run back to
     // back, so a burst of load from other processes hits both sides of a ratio alike.
     let reps = usize::from(a.repeats);
-    let mut rows: Vec<[f64; 10]> = Vec::with_capacity(reps);
+    let mut rows: Vec<[f64; 12]> = Vec::with_capacity(reps);
     let mut engines_agree = true;
+    let mut prefetch_agrees = true;
     for _ in 0..reps {
         let shift = |b: Board, d| {
             let (nb, o) = b.shift(d);
@@ -1424,6 +1472,17 @@ fn bench(a: BenchArgs) -> CliResult {
         let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
         engines_agree &=
             fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
+        // Alternate which goes first, so a drift in the machine's load favours neither.
+        let (pre_nps, pre_choices, plain_nps, plain_choices) = if rows.len() % 2 == 0 {
+            let (n1, c1) = time_reference_rule(&heur, &late, true);
+            let (n0, c0) = time_reference_rule(&heur, &late, false);
+            (n1, c1, n0, c0)
+        } else {
+            let (n0, c0) = time_reference_rule(&heur, &late, false);
+            let (n1, c1) = time_reference_rule(&heur, &late, true);
+            (n1, c1, n0, c0)
+        };
+        prefetch_agrees &= pre_choices == plain_choices;
         rows.push([
             fast_ns,
             ref_ns,
@@ -1435,6 +1494,8 @@ fn bench(a: BenchArgs) -> CliResult {
             fast_all_ns,
             fast_transpose_ns,
             ref_all_ns,
+            pre_nps,
+            plain_nps,
         ]);
     }
     let median = |k: usize| {
@@ -1478,6 +1539,11 @@ fn bench(a: BenchArgs) -> CliResult {
         column_over_transpose: ratio(8, 0),
         random_games_speedup: ratio(3, 4),
         search_speedup: ratio(5, 6),
+        late_positions: late.len() as u64,
+        late_nodes_per_second_prefetch: median(10),
+        late_nodes_per_second_plain: median(11),
+        prefetch_speedup: if late.is_empty() { 1.0 } else { ratio(10, 11) },
+        prefetch_agrees,
         engines_agree,
     };
     if a.json.json {
@@ -1517,14 +1583,33 @@ fn bench(a: BenchArgs) -> CliResult {
             "{:<40} {:>14.3e} {:>14.3e} {:>8.1}x",
             "search nodes per second (depth 3)", fast_nps, ref_nps, report.search_speedup
         );
+        if !late.is_empty() {
+            println!(
+                "{:<40} {:>14.3e} {:>14.3e} {:>8.2}x",
+                "nneonneo depth rule: prefetch vs none",
+                report.late_nodes_per_second_prefetch,
+                report.late_nodes_per_second_plain,
+                report.prefetch_speedup
+            );
+        }
         println!(
             "(medians of {reps} rounds; {} boards x 4 moves; {} / {} random games; {} search \
-             positions; seed {seed}; engines agree: {})",
-            report.boards, a.random_games, ref_games, report.search_positions, engines_agree
+             positions; {} late positions; seed {seed}; engines agree: {}; prefetch changes \
+             nothing: {})",
+            report.boards,
+            a.random_games,
+            ref_games,
+            report.search_positions,
+            report.late_positions,
+            engines_agree,
+            prefetch_agrees
         );
     }
     if !engines_agree {
         return Err(CliError::failed("the table engine and the reference engine disagree"));
+    }
+    if !prefetch_agrees {
+        return Err(CliError::failed("the search with the table prefetch chose differently"));
     }
     Ok(())
 }
