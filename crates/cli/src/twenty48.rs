@@ -13,7 +13,8 @@ use twenty48::game::random_playout;
 use twenty48::multistage::{self, MultiEval, MultiStage};
 use twenty48::ntuple::{self, Meta, NTuple, NetEval, Shape};
 use twenty48::search::{
-    Depth, Evaluator, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
+    Depth, Evaluator, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig,
+    SearchPlayer, Searcher,
 };
 use twenty48::{Board, Dir, Game, GameRecord, Status};
 
@@ -1107,6 +1108,49 @@ pub fn run(args: Twenty48Args) -> CliResult {
     }
 }
 
+/// A player that reports its game's progress, for games that run for minutes (nneonneo's
+/// depth rule spends ~30 minutes on a game to 32768): on a terminal in the progress bar's
+/// message, otherwise (a log file) as a line on stderr at most once a minute. It only watches:
+/// the moves are the inner player's.
+struct Watched<'a, P> {
+    inner: P,
+    index: u64,
+    bar: &'a indicatif::ProgressBar,
+    terminal: bool,
+    start: Instant,
+    last_line: Instant,
+    moves: u64,
+}
+
+impl<'a, P> Watched<'a, P> {
+    fn new(inner: P, index: u64, bar: &'a indicatif::ProgressBar) -> Self {
+        let now = Instant::now();
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        Watched { inner, index, bar, terminal, start: now, last_line: now, moves: 0 }
+    }
+}
+
+impl<P: twenty48::Player> twenty48::Player for Watched<'_, P> {
+    fn choose(&mut self, board: Board) -> Option<Dir> {
+        self.moves += 1;
+        if self.moves % 1000 == 0 {
+            let what = format!(
+                "game {}: move {}, best tile {}",
+                self.index,
+                self.moves,
+                1u32 << board.max_rank()
+            );
+            if self.terminal {
+                self.bar.set_message(what);
+            } else if self.last_line.elapsed().as_secs() >= 60 {
+                self.last_line = Instant::now();
+                eprintln!("2048 {what} ({:.0} s)", self.start.elapsed().as_secs_f64());
+            }
+        }
+        self.inner.choose(board)
+    }
+}
+
 /// Plays one game with iterative deepening against the clock.
 fn play_timed<E: Evaluator>(
     index: u64,
@@ -1191,7 +1235,12 @@ fn play_with<E: Evaluator + Sync>(a: &PlayArgs, cfg: SearchConfig, heur: &E) -> 
             &seeds,
             |i, seed| match a.search.time_per_move {
                 Some(ms) => play_timed(i, seed, heur, cfg, ms, a.max_moves),
-                None => batch::play_eval_game(i, seed, heur, cfg, a.max_moves, true),
+                None => {
+                    let searcher = Searcher::with_evaluator(heur, cfg);
+                    let mut player = Watched::new(SearchPlayer { searcher }, i, &bar);
+                    let g = twenty48::game::play_game(seed, &mut player, a.max_moves);
+                    GameResult::from_game(i, &g, player.inner.searcher.nodes(), true)
+                }
             },
             |_| {
                 done.fetch_add(1, Ordering::Relaxed);
