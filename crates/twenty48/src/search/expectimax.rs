@@ -27,7 +27,11 @@
 //!   player is deterministic. An entry answers a lookup when it
 //!   was searched at least as deep. A max node probes the entries of all its children
 //!   before it descends into any, so their cache misses overlap (the probe's miss was half of
-//!   the search's time at 2^20 entries).
+//!   the search's time at 2^20 entries). One level up, a chance node whose children will
+//!   probe makes all its spawned boards' moves first and prefetches the entries of their
+//!   children ([`SearchConfig::prefetch`]), so those misses also overlap the search of the
+//!   earlier siblings: 1.23x the nodes per second under nneonneo's depth rule, same values,
+//!   moves and node counts (`bitarcade 2048 bench`, BENCHMARKS.md session 15).
 //! - **Values**: the leaves are valued by an [`Evaluator`]: the row-table heuristic (kept
 //!   positive on live boards; a max node with no legal move, a dead end, is worth 0), or an
 //!   n-tuple network ([`crate::ntuple::NetEval`]: leaf = score built so far + the network's
