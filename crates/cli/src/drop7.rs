@@ -809,7 +809,26 @@ impl Job for BatchJob<'_> {
         // CPU time between the two events.
         let first = self.spec.first;
         let clock = std::sync::Mutex::new(vec![(None, None); self.spec.games as usize]);
+        // A long game (depth 5 spends hours on one) reports its progress: in the bar's
+        // message on a terminal, otherwise (a log file) as a stderr line at most once a minute.
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let started = Instant::now();
+        let last_line = std::sync::Mutex::new(vec![started; self.spec.games as usize]);
         let out = play_games(&self.spec, &eval, make_table, |event| {
+            if let GameEvent::Moved { game, moves, score, level } = event {
+                let what = format!("game {game}: move {moves}, level {level}, score {score}");
+                if terminal {
+                    self.bar.set_message(what);
+                    return;
+                }
+                let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+                let t = &mut last[(game - first) as usize];
+                if t.elapsed().as_secs() >= 60 {
+                    *t = Instant::now();
+                    eprintln!("drop7 {what} ({:.0} s)", started.elapsed().as_secs_f64());
+                }
+                return;
+            }
             let now = thread_cpu_ns();
             let mut c = clock.lock().unwrap_or_else(|e| e.into_inner());
             match event {
@@ -818,6 +837,7 @@ impl Job for BatchJob<'_> {
                     c[(i - first) as usize].1 = now;
                     self.bar.inc(1);
                 }
+                GameEvent::Moved { .. } => {}
             }
         });
         let clock = clock.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -961,7 +981,7 @@ impl Job for SequenceJob {
             self.depth,
             self.max_moves,
             true,
-            move |d: &ListDraws| d.disc_pos >= n,
+            move |d: &ListDraws, _: &Position, _: u32| d.disc_pos >= n,
         )
     }
 }

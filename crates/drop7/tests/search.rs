@@ -5,7 +5,7 @@
 use drop7::engine::{RandomDraws, Recording};
 use drop7::search::{
     play_game, play_games, reveal_by_depth, BatchSpec, ChanceModel, Crowding, DepthRule, Direct,
-    Evaluator, NoTable, Ready, SearchDraws, Searcher, SetAssoc,
+    Evaluator, GameEvent, NoTable, Ready, SearchDraws, Searcher, SetAssoc,
 };
 use drop7::trace::verify;
 use drop7::{Mode, Position, Rules};
@@ -148,6 +148,33 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
     s.reveal_samples = spec.reveal_samples;
     let (r, _) = play_game(&mut s, bits::rng::sub_seed(11, 0), 1, 60, false);
     assert_eq!(r, one[0].0);
+    // The batch observer hears every move of every game, in order within a game, with the
+    // score the game had after it.
+    let events = std::sync::Mutex::new(Vec::new());
+    let heard = play_games(
+        &spec,
+        &Crowding::default(),
+        || Direct::new(8),
+        |e| {
+            events.lock().unwrap().push(e);
+        },
+    );
+    assert_eq!(heard, one);
+    let events = events.into_inner().unwrap();
+    for (i, (res, _)) in one.iter().enumerate() {
+        let moved: Vec<(u32, u64)> = events
+            .iter()
+            .filter_map(|e| match *e {
+                GameEvent::Moved { game, moves, score, .. } if game == i as u64 => {
+                    Some((moves, score))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(moved.len() as u32, res.moves, "game {i}");
+        assert!(moved.iter().enumerate().all(|(k, m)| m.0 == k as u32 + 1));
+        assert_eq!(moved.last().map(|m| m.1), Some(res.score));
+    }
 }
 
 #[test]

@@ -718,12 +718,32 @@ pub fn play_game<E: Evaluator, T: Table>(
     let rules = searcher.rules;
     let mut draws = RandomDraws::new(&rules, seed);
     let start = Position::new_game(&rules, &mut draws);
-    play_from(searcher, start, draws, Some(seed), rule, max_moves, record, |_| false)
+    play_from(searcher, start, draws, Some(seed), rule, max_moves, record, |_, _, _| false)
+}
+
+/// [`play_game`], calling `on_move(&position, moves)` after every move (for progress).
+pub fn play_game_observed<E: Evaluator, T: Table>(
+    searcher: &mut Searcher<E, T>,
+    seed: u64,
+    rule: impl Into<DepthRule>,
+    max_moves: u32,
+    record: bool,
+    mut on_move: impl FnMut(&Position, u32),
+) -> (GameResult, Option<GameRecord>) {
+    let rules = searcher.rules;
+    let mut draws = RandomDraws::new(&rules, seed);
+    let start = Position::new_game(&rules, &mut draws);
+    let after_move = |_: &RandomDraws, p: &Position, moves: u32| {
+        on_move(p, moves);
+        false
+    };
+    play_from(searcher, start, draws, Some(seed), rule, max_moves, record, after_move)
 }
 
 /// Plays from `start` with the searcher, drawing from `draws`, until the game ends, after
-/// `max_moves` moves, or when `exhausted(&draws)` says the stream has run out (Sequence
-/// mode; the final position's next disc is then a placeholder). Each decision follows
+/// `max_moves` moves, or when `after_move(&draws, &position, moves)`, called after every
+/// move, returns `true`: the stream has run out (Sequence mode; the final position's next
+/// disc is then a placeholder). The same hook can report progress. Each decision follows
 /// `rule` (a `u32` is a fixed depth); the record names a fixed depth in `depth`, a budget
 /// rule in `rule`.
 #[allow(clippy::too_many_arguments)]
@@ -735,7 +755,7 @@ pub fn play_from<E: Evaluator, T: Table, D: Draws>(
     rule: impl Into<DepthRule>,
     max_moves: u32,
     record: bool,
-    exhausted: impl Fn(&D) -> bool,
+    mut after_move: impl FnMut(&D, &Position, u32) -> bool,
 ) -> (GameResult, Option<GameRecord>) {
     let rule = rule.into();
     let rules = searcher.rules;
@@ -766,7 +786,7 @@ pub fn play_from<E: Evaluator, T: Table, D: Draws>(
         if let Some(r) = rec.as_mut() {
             r.push(&prev, d.best, &turn, reveals, &pos);
         }
-        if exhausted(&draws.inner) {
+        if after_move(&draws.inner, &pos, moves) {
             break;
         }
     }
@@ -850,12 +870,24 @@ pub enum GameEvent {
     Started(u64),
     /// Game `i` has ended.
     Finished(u64),
+    /// A game has played a move: its batch index, the moves so far, its score and level.
+    Moved {
+        /// Batch index.
+        game: u64,
+        /// Moves played so far.
+        moves: u32,
+        /// Score so far.
+        score: u64,
+        /// Level.
+        level: u32,
+    },
 }
 
 /// Plays a batch of games in parallel on the current rayon pool, shared-nothing: each game
 /// has its own searcher and table (built by `make_table`), so the results (in game order) are
 /// identical for any number of threads. `observe` hears each game start and end (for
-/// progress, or per-game timing: a game is played start to end on one thread).
+/// progress, or per-game timing: a game is played start to end on one thread), and each
+/// move (for the progress of long games).
 pub fn play_games<E, T>(
     spec: &BatchSpec,
     eval: &E,
@@ -875,12 +907,15 @@ where
             if let Some(schedule) = spec.chance_schedule {
                 s.set_chance_schedule(&schedule, spec.depth.min_depth());
             }
-            let (mut result, record) = play_game(
+            let (mut result, record) = play_game_observed(
                 &mut s,
                 bits::rng::sub_seed(spec.seed, i),
                 spec.depth,
                 spec.max_moves,
                 spec.record,
+                |p, moves| {
+                    observe(GameEvent::Moved { game: i, moves, score: p.score, level: p.level })
+                },
             );
             result.index = i;
             observe(GameEvent::Finished(i));
