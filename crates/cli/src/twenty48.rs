@@ -50,7 +50,7 @@ enum Twenty48Command {
         Default setting: iterative deepening under a budget of 500,000 nodes per move from 2 \
         layers, probability cutoff 1e-4, nneonneo/2048-ai's published weights (the measured \
         setting of BENCHMARKS.md; --depth-offset 1 --min-depth 4 is nneonneo's own adaptive \
-        rule: ~30x the nodes per move, ~15 game moves per second on one core, its 100-game \
+        rule: ~30x the nodes per move, ~20 game moves per second on one core, its 100-game \
         strength being measured in BENCHMARKS.md). Game i uses spawn seed \
         sub_seed(S, i): the games are identical for any --threads (but not with \
         --time-per-move, which follows the clock).")]
