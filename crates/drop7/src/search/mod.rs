@@ -715,10 +715,7 @@ pub fn play_game<E: Evaluator, T: Table>(
     max_moves: u32,
     record: bool,
 ) -> (GameResult, Option<GameRecord>) {
-    let rules = searcher.rules;
-    let mut draws = RandomDraws::new(&rules, seed);
-    let start = Position::new_game(&rules, &mut draws);
-    play_from(searcher, start, draws, Some(seed), rule, max_moves, record, |_, _, _| false)
+    play_game_observed(searcher, seed, rule, max_moves, record, |_, _| {})
 }
 
 /// [`play_game`], calling `on_move(&position, moves)` after every move (for progress).
