@@ -232,6 +232,7 @@ impl SearchArgs {
             boost_tiles: if self.boost > 1.0 { self.boost_tiles } else { 0 },
             boost: self.boost,
             prefetch: true,
+            incremental: true,
         })
     }
 
@@ -1018,7 +1019,7 @@ struct BenchArgs {
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     positions: u64,
     /// Late-game positions (from a depth-3 game) to search under nneonneo/2048-ai's depth rule,
-    /// with the table prefetch on and off (0 skips the row).
+    /// with the incremental spawns and the table prefetch each on and off (0 skips the rows).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     late_positions: u64,
     /// Rounds; every figure is the median over the rounds.
@@ -1351,13 +1352,17 @@ struct BenchReport {
     search_speedup: f64,
     /// Late-game positions searched under nneonneo/2048-ai's depth rule.
     late_positions: u64,
-    /// Their search nodes per second with the table prefetch, and without.
+    /// Their search nodes per second as shipped (incremental spawns and table prefetch),
+    /// with the prefetch alone (session 15's search), and with neither.
+    late_nodes_per_second_shipped: f64,
     late_nodes_per_second_prefetch: f64,
     late_nodes_per_second_plain: f64,
-    /// The median of the per-round ratios, prefetch over plain.
+    /// The median of the per-round ratios, shipped over prefetch alone.
+    incremental_speedup: f64,
+    /// The median of the per-round ratios, prefetch alone over neither.
     prefetch_speedup: f64,
-    /// Whether the two chose the same moves with the same values and node counts.
-    prefetch_agrees: bool,
+    /// Whether the three chose the same moves with the same values and node counts.
+    variants_agree: bool,
     engines_agree: bool,
 }
 
@@ -1446,8 +1451,12 @@ fn late_positions(heur: &Heuristic, seed: u64, count: u64) -> Vec<Board> {
 
 /// Searches `positions` under nneonneo/2048-ai's depth rule: nodes per second, and every
 /// choice (move, value bits, nodes) so that two settings can be checked for the same answers.
-fn time_reference_rule(heur: &Heuristic, positions: &[Board], prefetch: bool) -> (f64, Vec<u64>) {
-    let cfg = SearchConfig { prefetch, ..Default::default() };
+fn time_reference_rule(
+    heur: &Heuristic,
+    positions: &[Board],
+    (prefetch, incremental): (bool, bool),
+) -> (f64, Vec<u64>) {
+    let cfg = SearchConfig { prefetch, incremental, ..Default::default() };
     let mut s = Searcher::new(heur, cfg);
     let start = Instant::now();
     let mut choices = Vec::new();
@@ -1495,9 +1504,9 @@ fn bench(a: BenchArgs) -> CliResult {
     // Each figure is the median of `repeats` rounds; within a round the engines run back to
     // back, so a burst of load from other processes hits both sides of a ratio alike.
     let reps = usize::from(a.repeats);
-    let mut rows: Vec<[f64; 12]> = Vec::with_capacity(reps);
+    let mut rows: Vec<[f64; 13]> = Vec::with_capacity(reps);
     let mut engines_agree = true;
-    let mut prefetch_agrees = true;
+    let mut variants_agree = true;
     for _ in 0..reps {
         let shift = |b: Board, d| {
             let (nb, o) = b.shift(d);
@@ -1521,17 +1530,16 @@ fn bench(a: BenchArgs) -> CliResult {
         let (ref_nps, ref_choices) = time_search(&heur, ReferenceMoves, &positions);
         engines_agree &=
             fast_finals[..ref_finals.len()] == ref_finals[..] && fast_choices == ref_choices;
-        // Alternate which goes first, so a drift in the machine's load favours neither.
-        let (pre_nps, pre_choices, plain_nps, plain_choices) = if rows.len() % 2 == 0 {
-            let (n1, c1) = time_reference_rule(&heur, &late, true);
-            let (n0, c0) = time_reference_rule(&heur, &late, false);
-            (n1, c1, n0, c0)
-        } else {
-            let (n0, c0) = time_reference_rule(&heur, &late, false);
-            let (n1, c1) = time_reference_rule(&heur, &late, true);
-            (n1, c1, n0, c0)
-        };
-        prefetch_agrees &= pre_choices == plain_choices;
+        // Shipped, prefetch alone, neither; rotate which goes first, so a drift in the
+        // machine's load favours none of them.
+        let settings = [(true, true), (true, false), (false, false)];
+        let mut late_nps = [0.0; 3];
+        let mut late_choices: [Vec<u64>; 3] = Default::default();
+        for k in 0..3 {
+            let i = (k + rows.len()) % 3;
+            (late_nps[i], late_choices[i]) = time_reference_rule(&heur, &late, settings[i]);
+        }
+        variants_agree &= late_choices[0] == late_choices[2] && late_choices[1] == late_choices[2];
         rows.push([
             fast_ns,
             ref_ns,
@@ -1543,8 +1551,9 @@ fn bench(a: BenchArgs) -> CliResult {
             fast_all_ns,
             fast_transpose_ns,
             ref_all_ns,
-            pre_nps,
-            plain_nps,
+            late_nps[1],
+            late_nps[2],
+            late_nps[0],
         ]);
     }
     let median = |k: usize| {
@@ -1589,10 +1598,12 @@ fn bench(a: BenchArgs) -> CliResult {
         random_games_speedup: ratio(3, 4),
         search_speedup: ratio(5, 6),
         late_positions: late.len() as u64,
+        late_nodes_per_second_shipped: median(12),
         late_nodes_per_second_prefetch: median(10),
         late_nodes_per_second_plain: median(11),
+        incremental_speedup: if late.is_empty() { 1.0 } else { ratio(12, 10) },
         prefetch_speedup: if late.is_empty() { 1.0 } else { ratio(10, 11) },
-        prefetch_agrees,
+        variants_agree,
         engines_agree,
     };
     if a.json.json {
@@ -1635,6 +1646,13 @@ fn bench(a: BenchArgs) -> CliResult {
         if !late.is_empty() {
             println!(
                 "{:<40} {:>14.3e} {:>14.3e} {:>8.2}x",
+                "nneonneo rule: incremental vs prefetch",
+                report.late_nodes_per_second_shipped,
+                report.late_nodes_per_second_prefetch,
+                report.incremental_speedup
+            );
+            println!(
+                "{:<40} {:>14.3e} {:>14.3e} {:>8.2}x",
                 "nneonneo depth rule: prefetch vs none",
                 report.late_nodes_per_second_prefetch,
                 report.late_nodes_per_second_plain,
@@ -1643,22 +1661,24 @@ fn bench(a: BenchArgs) -> CliResult {
         }
         println!(
             "(medians of {reps} rounds; {} boards x 4 moves; {} / {} random games; {} search \
-             positions; {} late positions; seed {seed}; engines agree: {}; prefetch changes \
-             nothing: {})",
+             positions; {} late positions; seed {seed}; engines agree: {}; incremental and \
+             prefetch change nothing: {})",
             report.boards,
             a.random_games,
             ref_games,
             report.search_positions,
             report.late_positions,
             engines_agree,
-            prefetch_agrees
+            variants_agree
         );
     }
     if !engines_agree {
         return Err(CliError::failed("the table engine and the reference engine disagree"));
     }
-    if !prefetch_agrees {
-        return Err(CliError::failed("the search with the table prefetch chose differently"));
+    if !variants_agree {
+        return Err(CliError::failed(
+            "the search with incremental spawns or the table prefetch chose differently",
+        ));
     }
     Ok(())
 }

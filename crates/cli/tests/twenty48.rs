@@ -106,7 +106,7 @@ fn bench_and_best_run() {
     ]));
     assert_eq!(b["engines_agree"], true);
     assert_eq!(b["late_positions"], 2);
-    assert_eq!(b["prefetch_agrees"], true);
+    assert_eq!(b["variants_agree"], true);
     assert!(b["fast"]["move_ns_per_call"].as_f64().unwrap() > 0.0);
     let best = json(&bitarcade(&["2048", "best", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", "--json"]));
     assert!(best["best"] == "L" || best["best"] == "R");

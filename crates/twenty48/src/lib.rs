@@ -8,6 +8,7 @@ pub mod multistage;
 pub mod ntuple;
 pub mod reference;
 pub mod search;
+pub mod spawn;
 pub mod tables;
 pub mod trace;
 pub mod tune;
