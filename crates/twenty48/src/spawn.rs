@@ -101,7 +101,7 @@ impl SpawnBase {
         debug_assert!(cell < 16 && (rank == 1 || rank == 2));
         debug_assert_eq!(self.board >> (4 * cell) & 0xF, 0, "spawn on an empty cell");
         // (`& 3` spares the bounds checks: a cell is below 16.)
-        let (r, c) = (cell / 4 & 3, cell % 4);
+        let (r, c) = ((cell / 4) & 3, cell % 4);
         let row = self.rows[r as usize] | (rank << (4 * c)) as u16;
         let column = self.columns[c as usize] | (rank << (4 * r)) as u16;
         let left = u64::from(LEFT_ROWS[usize::from(row)]);
