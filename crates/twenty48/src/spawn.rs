@@ -35,7 +35,6 @@ const COLUMN0: u64 = 0x000F_000F_000F_000F;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpawnBase {
     board: u64,
-    rows: [u16; 4],
     columns: [u16; 4],
     moved: [u64; 4],
     transposed: [u64; 4],
@@ -50,8 +49,6 @@ pub struct Spawned {
     pub moves: Shifts,
     /// The transposes of `moves.boards`.
     pub transposed: [u64; 4],
-    /// The cell of the new tile (`4 * row + column`).
-    pub cell: u8,
 }
 
 impl SpawnBase {
@@ -67,7 +64,6 @@ impl SpawnBase {
         let [up, down, left, right] = m.boards;
         Some(SpawnBase {
             board: board.0,
-            rows: [board.row(0), board.row(1), board.row(2), board.row(3)],
             columns: [t.row(0), t.row(1), t.row(2), t.row(3)],
             moved: [up.0, down.0, left.0, right.0],
             transposed: [
@@ -84,16 +80,6 @@ impl SpawnBase {
         Board(self.board)
     }
 
-    /// The board's four moves ([`crate::Dir::ALL`] order).
-    pub fn moved(&self) -> [u64; 4] {
-        self.moved
-    }
-
-    /// The transposes of [`SpawnBase::moved`].
-    pub fn transposed(&self) -> [u64; 4] {
-        self.transposed
-    }
-
     /// The board with rank `rank` (1 for a 2, 2 for a 4) spawned in the empty `cell`, and its
     /// four moves.
     #[inline(always)]
@@ -102,7 +88,7 @@ impl SpawnBase {
         debug_assert_eq!(self.board >> (4 * cell) & 0xF, 0, "spawn on an empty cell");
         // (`& 3` spares the bounds checks: a cell is below 16.)
         let (r, c) = ((cell / 4) & 3, cell % 4);
-        let row = self.rows[r as usize] | (rank << (4 * c)) as u16;
+        let row = (self.board >> (16 * r)) as u16 | (rank << (4 * c)) as u16;
         let column = self.columns[c as usize] | (rank << (4 * r)) as u16;
         let left = u64::from(LEFT_ROWS[usize::from(row)]);
         let right = u64::from(RIGHT_ROWS[usize::from(row)]);
@@ -136,7 +122,6 @@ impl SpawnBase {
                 t[2] & !t_column_mask | spread(left as u16) << (4 * r),
                 t[3] & !t_column_mask | spread(right as u16) << (4 * r),
             ],
-            cell: cell as u8,
         }
     }
 }
@@ -177,7 +162,6 @@ mod tests {
                     assert_eq!(s.board, spawned);
                     assert_eq!(s.moves, spawned.shift_all(), "{spawned:?}");
                     assert_eq!(s.transposed, s.moves.boards.map(|m| m.transpose().0));
-                    assert_eq!(u32::from(s.cell), cell);
                     checked += 1;
                 }
             }

@@ -481,17 +481,23 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             return v;
         }
         let slot = self.slot(board);
-        let mut empty = board.empty_mask();
+        let empty = board.empty_mask();
         let n = empty.count_ones();
         debug_assert!(n > 0, "a board after a legal move has an empty cell");
         let p = prob / n as f32;
-        if self.cfg.incremental {
-            if let Some(base) = self.gen.spawn_base(board) {
-                let value = self.spawn_sum(&base, empty, layers, p) / n as f32;
-                self.tt[slot] = Entry { key: board.0, value, depth: layers, stamp: self.stamp };
-                return value;
-            }
-        }
+        let base = if self.cfg.incremental { self.gen.spawn_base(board) } else { None };
+        let sum = match base {
+            Some(base) => self.spawn_sum(&base, empty, layers, p),
+            None => self.plain_sum(board, empty, layers, p),
+        };
+        let value = sum / n as f32;
+        self.tt[slot] = Entry { key: board.0, value, depth: layers, stamp: self.stamp };
+        value
+    }
+
+    /// [`Searcher::chance`]'s sum over the spawned boards, each moved with
+    /// [`MoveGen::shift_all`] (the path without [`SpawnBase`]).
+    fn plain_sum(&mut self, board: Board, mut empty: u64, layers: u8, p: f32) -> f32 {
         let mut sum = 0.0f32;
         if self.cfg.prefetch && layers > 1 && p * 0.9 >= self.cfg.prob_cutoff {
             // Some spawned boards will probe the table for their children: make every
@@ -536,9 +542,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
                 sum += 0.1 * self.max_node(Board(board.0 | (bit << 1)), layers, p * 0.1);
             }
         }
-        let value = sum / n as f32;
-        self.tt[slot] = Entry { key: board.0, value, depth: layers, stamp: self.stamp };
-        value
+        sum
     }
 
     /// [`Searcher::chance`]'s sum over the spawned boards, each moved from `base`
