@@ -32,6 +32,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 until_s=$(date -u -d "today $UNTIL" +%s) || exit 2
 stop_s=$(date -u -d "today $STOP" +%s) || exit 2
+[ "$stop_s" -gt "$until_s" ] || { echo "shards.sh: STOP_AT ($STOP) must come after START_UNTIL ($UNTIL)" >&2; exit 2; }
 mkdir -p "$OUT"
 [ -f "$OUT/next" ] || echo "$FIRST" > "$OUT/next"
 
