@@ -15,7 +15,8 @@
 #   PLAY_ARGS    the rest of `bitarcade 2048 play` (without --games, --seed, --json, --record)
 #
 # BITARCADE (default: target/release/bitarcade) is the binary; copy it somewhere first if you
-# will rebuild while the row runs. Example, session 15's row (nneonneo's depth rule):
+# will rebuild while the row runs. LAST_SEED, if set, is the row's last seed: no later seed starts.
+# Example, session 15's row (nneonneo's depth rule):
 #
 #   crates/twenty48/scripts/shards.sh /work/s15/g2048 30007 2 08:25 09:02 \
 #       crates/twenty48/results/reference-rule-seeds30000.tsv -- --depth-offset 1 --min-depth 4
@@ -42,6 +43,10 @@ stream() {
   while [ "$(date -u +%s)" -lt "$until_s" ]; do
     local s
     s=$(flock "$OUT/next.lock" bash -c 's=$(cat "$1"); echo $((s + 1)) > "$1"; echo "$s"' _ "$OUT/next")
+    if [ -n "${LAST_SEED:-}" ] && [ "$s" -gt "$LAST_SEED" ]; then
+      echo "$(date -u +%T) stream $id: queue done (LAST_SEED $LAST_SEED)" >> "$OUT/log"
+      return
+    fi
     echo "$(date -u +%T) stream $id start $s" >> "$OUT/log"
     local left=$((stop_s - $(date -u +%s)))
     nice -n 5 /usr/bin/time -f "%U %e" -o "$OUT/g$s.time" timeout -s TERM "$left" \
