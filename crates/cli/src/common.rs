@@ -170,6 +170,15 @@ pub enum LearnMethod {
     Tc,
 }
 
+/// Writes `bytes` to `path` through `path.tmp` and a rename, so a reader, or a run stopped in
+/// the middle of a checkpoint, never sees half a file.
+pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> CliResult {
+    let tmp = PathBuf::from(format!("{}.tmp", path.display()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+}
+
 /// The TC accumulator file that goes with weight file `path`: `path.tc`.
 pub fn coherence_path(path: &Path) -> PathBuf {
     PathBuf::from(format!("{}.tc", path.display()))

@@ -18,8 +18,8 @@ use drop7::{Mode, Position, Rules};
 use serde::Serialize;
 
 use crate::common::{
-    coherence_path, print_json, progress, read_input, write_json_file, CliError, CliResult,
-    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
+    coherence_path, print_json, progress, read_input, write_file_atomic, write_json_file, CliError,
+    CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -2039,15 +2039,15 @@ fn read_net(flag: &str, path: &Path) -> CliResult<(NTuple, Meta)> {
 }
 
 fn write_net(path: &Path, net: &NTuple, meta: &Meta) -> CliResult {
-    std::fs::write(path, ntuple::encode(net, meta))
-        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
+    write_file_atomic(path, &ntuple::encode(net, meta))
 }
 
 /// Writes the TC accumulators of `net` after `games` games beside weight file `path`.
 fn save_coherence(path: &Path, acc: &ntuple::Coherence, games: u64, net: &NTuple) -> CliResult {
-    let path = coherence_path(path);
-    std::fs::write(&path, ntuple::encode_coherence(acc, games, net.fingerprint()))
-        .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))
+    write_file_atomic(
+        &coherence_path(path),
+        &ntuple::encode_coherence(acc, games, net.fingerprint()),
+    )
 }
 
 /// Reads the TC accumulators beside weight file `path` for `net` after `games` games.

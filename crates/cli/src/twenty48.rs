@@ -19,8 +19,8 @@ use twenty48::search::{
 use twenty48::{Board, Dir, Game, GameRecord, Status};
 
 use crate::common::{
-    coherence_path, print_json, progress, read_json_file, write_json_file, CliError, CliResult,
-    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
+    coherence_path, print_json, progress, read_json_file, write_file_atomic, write_json_file,
+    CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Commands for 2048.
@@ -297,10 +297,7 @@ fn load_stages(path: &std::path::Path) -> CliResult<(MultiStage, Vec<Meta>)> {
 
 /// Writes a multistage weight file through a temporary file and a rename.
 fn save_stages(path: &std::path::Path, net: &MultiStage, metas: &[Meta]) -> CliResult {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, ntuple::encode_stages(net, metas))
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+    write_file_atomic(path, &ntuple::encode_stages(net, metas))
 }
 
 /// Reads a start file; a bad line is bad input naming the file and the line.
@@ -318,11 +315,10 @@ fn save_coherence(
     games: u64,
     net: &NTuple,
 ) -> CliResult {
-    let path = coherence_path(path);
-    let tmp = path.with_extension("tctmp");
-    std::fs::write(&tmp, ntuple::encode_coherence(acc, games, net.fingerprint()))
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+    write_file_atomic(
+        &coherence_path(path),
+        &ntuple::encode_coherence(acc, games, net.fingerprint()),
+    )
 }
 
 /// Reads the TC accumulators beside weight file `path` for `net` after `games` games.
@@ -345,10 +341,7 @@ fn load_coherence(
 /// Writes a weight file through a temporary file and a rename, so a reader (or a stopped
 /// run) never sees half a file.
 fn save_network(path: &std::path::Path, net: &NTuple, meta: &Meta) -> CliResult {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, ntuple::encode(net, meta))
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+    write_file_atomic(path, &ntuple::encode(net, meta))
 }
 
 #[derive(Args, Debug)]

@@ -482,6 +482,10 @@ fn tc_training_is_reproducible_continues_exactly_and_refuses_unpaired_files() {
     assert_eq!(read(&format!("{all}.tc")), read(&format!("{rest}.tc")), "and accumulators");
     assert_ne!(read(&all), read(&td), "tc learns other weights than td");
     assert!(!std::path::Path::new(&format!("{td}.tc")).exists(), "td writes no accumulators");
+    let tmp = |e: std::io::Result<std::fs::DirEntry>| e.unwrap().path().display().to_string();
+    let left: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(tmp).filter(|p| p.ends_with(".tmp")).collect();
+    assert!(left.is_empty(), "files are written through a renamed temporary: {left:?}");
     // The file plays as a leaf.
     let eval = format!("ntuple:@{all}");
     let play = json(&bitarcade(&[

@@ -432,6 +432,10 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
     assert_eq!(cont["first_game"], 20);
     assert_eq!(read(&a), read(&c));
     assert_eq!(read(&format!("{a}.tc")), read(&format!("{c}.tc")));
+    let tmp = |e: std::io::Result<std::fs::DirEntry>| e.unwrap().path().display().to_string();
+    let left: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(tmp).filter(|p| p.ends_with(".tmp")).collect();
+    assert!(left.is_empty(), "checkpoints go through a renamed temporary: {left:?}");
     // TD from the same optimistic start is another network, and writes no accumulators.
     let d = path("d.b48");
     run(&["--init", "20000", "--games", "40", "--out", &d]);
