@@ -8,6 +8,9 @@
         the games both files hold (matched by index, seeds checked equal): count, means,
         mean paired difference A - B with a 95% CI (Student t), paired t and its two-sided p
         (normal approximation, as `drop7 ab`), wins and losses.
+    results_tsv.py summary A.tsv
+        one row file: games, mean with a 95% CI (Student t), median, best, worst, moves a game,
+        CPU seconds a move; checks that the indices are 0..n-1 with none missing or repeated.
 
 Lines starting with '#' are comments. Python 3 standard library only.
 """
@@ -41,6 +44,8 @@ def read(path):
             if cells[0] == "index":
                 continue
             row = dict(zip(COLUMNS, cells))
+            if int(row["index"]) in out:
+                sys.exit(f"{path}: game {row['index']} appears twice")
             out[int(row["index"])] = row
     return out
 
@@ -84,10 +89,39 @@ def pair(a_path, b_path):
         print(f"  game {i}: {x} vs {y} ({x - y:+d})")
 
 
+def summary(path):
+    r = read(path)
+    idx = sorted(r)
+    n = len(idx)
+    if n == 0:
+        sys.exit(f"{path}: no game rows")
+    missing = sorted(set(range(idx[-1] + 1)) - set(idx))
+    sc = sorted(int(r[i]["score"]) for i in idx)
+    mean = sum(sc) / n
+    mid = n // 2
+    median = sc[mid] if n % 2 else (sc[mid - 1] + sc[mid]) / 2
+    print(f"games {n} (indices {idx[0]}..{idx[-1]}"
+          + (f", missing {', '.join(map(str, missing))})" if missing else ")"))
+    line = f"mean {mean:,.0f}"
+    if n > 1:
+        sd = math.sqrt(sum((x - mean) ** 2 for x in sc) / (n - 1))
+        half = t95(n - 1) * sd / math.sqrt(n)
+        line += f" (95% CI {mean - half:,.0f} .. {mean + half:,.0f})"
+    print(f"{line}, median {median:,.0f}, best {sc[-1]:,}, worst {sc[0]:,}")
+    moves = sum(int(r[i]["moves"]) for i in idx)
+    line = f"moves {moves:,} ({moves / n:.1f} a game)"
+    cpus = [float(r[i]["cpu_seconds"]) for i in idx if r[i].get("cpu_seconds")]
+    if len(cpus) == n:
+        line += f", CPU s {sum(cpus):,.0f} ({sum(cpus) / moves:.2f} a move)"
+    print(line)
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "rows":
         rows(sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "pair":
         pair(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "summary":
+        summary(sys.argv[2])
     else:
         sys.exit(__doc__)
