@@ -10,12 +10,13 @@
         (normal approximation, as `drop7 ab`), wins and losses.
     results_tsv.py summary A.tsv
         one row file: games, mean with a 95% CI (Student t), median, best, worst, moves a game,
-        CPU seconds a move; checks that the indices are 0..n-1 with none missing or repeated.
+        CPU seconds a move; lists indices missing below the highest (a repeated index is an error).
 
 Lines starting with '#' are comments. Python 3 standard library only.
 """
 import json
 import math
+import statistics
 import sys
 
 COLUMNS = ["index", "seed", "score", "moves", "level", "over", "cpu_seconds", "search_moves"]
@@ -96,18 +97,15 @@ def summary(path):
     if n == 0:
         sys.exit(f"{path}: no game rows")
     missing = sorted(set(range(idx[-1] + 1)) - set(idx))
-    sc = sorted(int(r[i]["score"]) for i in idx)
-    mean = sum(sc) / n
-    mid = n // 2
-    median = sc[mid] if n % 2 else (sc[mid - 1] + sc[mid]) / 2
+    sc = [int(r[i]["score"]) for i in idx]
+    mean = statistics.fmean(sc)
     print(f"games {n} (indices {idx[0]}..{idx[-1]}"
           + (f", missing {', '.join(map(str, missing))})" if missing else ")"))
     line = f"mean {mean:,.0f}"
     if n > 1:
-        sd = math.sqrt(sum((x - mean) ** 2 for x in sc) / (n - 1))
-        half = t95(n - 1) * sd / math.sqrt(n)
+        half = t95(n - 1) * statistics.stdev(sc) / math.sqrt(n)
         line += f" (95% CI {mean - half:,.0f} .. {mean + half:,.0f})"
-    print(f"{line}, median {median:,.0f}, best {sc[-1]:,}, worst {sc[0]:,}")
+    print(f"{line}, median {statistics.median(sc):,.0f}, best {max(sc):,}, worst {min(sc):,}")
     moves = sum(int(r[i]["moves"]) for i in idx)
     line = f"moves {moves:,} ({moves / n:.1f} a game)"
     cpus = [float(r[i]["cpu_seconds"]) for i in idx if r[i].get("cpu_seconds")]
