@@ -13,6 +13,8 @@
 //! - [`prefetch`]: a cache prefetch hint (no effect on any value).
 //! - [`hash`]: FNV-1a 64 ([`Fnv`]), the checksum of weight files and test signatures.
 //! - [`sealed`]: files sealed by that checksum, and a reader of their little-endian headers.
+//! - [`job`]: what every game's API shares: the caller's abort flag and progress callback, the
+//!   error a verb returns, and the `--shard K/N` of a batch.
 //! - [`rng`]: a seeded xoshiro256** generator (seeded through SplitMix64), documented so that
 //!   another program can reproduce our boards and queues from a seed.
 //!
@@ -32,6 +34,7 @@
 
 pub mod hash;
 pub mod iter;
+pub mod job;
 pub mod mask;
 pub mod pext;
 pub mod prefetch;

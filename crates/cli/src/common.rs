@@ -46,6 +46,16 @@ impl CliError {
     }
 }
 
+impl From<bits::job::Error> for CliError {
+    fn from(e: bits::job::Error) -> Self {
+        match e {
+            bits::job::Error::Input(m) => CliError::Input(m),
+            bits::job::Error::Failed(m) => CliError::Failed(m),
+            bits::job::Error::Aborted => CliError::failed("aborted"),
+        }
+    }
+}
+
 /// The result of a command.
 pub type CliResult<T = ()> = Result<T, CliError>;
 

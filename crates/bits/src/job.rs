@@ -1,0 +1,280 @@
+//! What every game's API shares: the caller's [`Control`] over a long verb (an abort flag and
+//! a progress callback), the [`Error`] a verb returns, and the [`Shard`] of a batch.
+//!
+//! A front end (the CLI, the web server, Python) builds a request, hands the verb a
+//! [`Control`], and reads the typed response. The verb checks [`Control::aborted`] at least
+//! every few milliseconds of work and reports [`Progress`] as it goes; neither changes any
+//! value the verb computes, so the same request gives the same response through every front
+//! end.
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use bits::job::{Control, Progress};
+//!
+//! let stop = AtomicBool::new(false);
+//! let seen = std::sync::Mutex::new(Vec::new());
+//! let log = |p: Progress| seen.lock().unwrap().push(p.done);
+//! let ctl = Control::new().with_abort(&stop).with_progress(&log);
+//! ctl.report(Progress::new(1, Some(4)));
+//! assert!(!ctl.aborted());
+//! stop.store(true, Ordering::Relaxed);
+//! assert!(ctl.aborted());
+//! assert_eq!(*seen.lock().unwrap(), [1]);
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How far a long verb has come: `done` of `total` units (games, layers, iterations, ...),
+/// with an optional short message (the current best score, say).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    /// Units finished so far.
+    pub done: u64,
+    /// Units in the whole job, when known.
+    pub total: Option<u64>,
+    /// A short note for the user (may be empty).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+impl Progress {
+    /// `done` of `total` units, no message.
+    pub fn new(done: u64, total: Option<u64>) -> Self {
+        Progress { done, total, message: String::new() }
+    }
+
+    /// The same progress with a message.
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+}
+
+/// A progress callback: called from any worker thread, so it must be `Sync`.
+pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Sync);
+
+/// The caller's hold on a running verb: an optional abort flag and an optional progress
+/// callback. `Control::default()` has neither (the verb runs to the end of its budget).
+#[derive(Clone, Copy, Default)]
+pub struct Control<'a> {
+    abort: Option<&'a AtomicBool>,
+    progress: Option<ProgressFn<'a>>,
+}
+
+impl fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Control")
+            .field("abort", &self.abort.map(|a| a.load(Ordering::Relaxed)))
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl<'a> Control<'a> {
+    /// No abort flag, no progress callback.
+    pub fn new() -> Self {
+        Control::default()
+    }
+
+    /// Stops the verb once `flag` is set (the verb returns [`Error::Aborted`] or, where the
+    /// verb documents it, the best answer found so far).
+    pub fn with_abort(mut self, flag: &'a AtomicBool) -> Self {
+        self.abort = Some(flag);
+        self
+    }
+
+    /// Sends progress to `f`.
+    pub fn with_progress(mut self, f: ProgressFn<'a>) -> Self {
+        self.progress = Some(f);
+        self
+    }
+
+    /// The abort flag, for engines that take `Option<&AtomicBool>` directly.
+    pub fn abort_flag(&self) -> Option<&'a AtomicBool> {
+        self.abort
+    }
+
+    /// Whether the caller has asked the verb to stop.
+    pub fn aborted(&self) -> bool {
+        self.abort.is_some_and(|a| a.load(Ordering::Relaxed))
+    }
+
+    /// `Err(Error::Aborted)` once the caller has asked the verb to stop.
+    pub fn check(&self) -> Result<(), Error> {
+        if self.aborted() {
+            Err(Error::Aborted)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Reports progress (does nothing without a callback).
+    pub fn report(&self, p: Progress) {
+        if let Some(f) = self.progress {
+            f(p);
+        }
+    }
+}
+
+/// Why a verb failed. Every front end maps it the same way: [`Error::Input`] is the user's
+/// (exit code 2, HTTP 400, `ValueError`), [`Error::Failed`] is a failed check or write (exit
+/// code 1), [`Error::Aborted`] means the caller's abort flag stopped the work.
+///
+/// The message is one line that says what and where (`board.txt:3:5: ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Bad input: a malformed board, an impossible option, a budget out of range.
+    Input(String),
+    /// The input was fine but the work failed: a record that does not replay, a check.
+    Failed(String),
+    /// The caller's abort flag stopped the work before it finished.
+    Aborted,
+}
+
+impl Error {
+    /// Bad input.
+    pub fn input(msg: impl Into<String>) -> Self {
+        Error::Input(msg.into())
+    }
+
+    /// A failed check.
+    pub fn failed(msg: impl Into<String>) -> Self {
+        Error::Failed(msg.into())
+    }
+
+    /// The one-line message.
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Input(m) | Error::Failed(m) => m,
+            Error::Aborted => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `--shard K/N`: part K (1-based) of a batch cut into N contiguous parts, so that the
+/// shards `1/N, 2/N, ..., N/N` run one after another are exactly the whole batch, in order.
+///
+/// ```
+/// use bits::job::Shard;
+///
+/// let s: Shard = "2/3".parse().unwrap();
+/// assert_eq!(s.range(10), 3..6);
+/// let all: Vec<u64> = (1..=3).flat_map(|k| Shard::new(k, 3).unwrap().range(10)).collect();
+/// assert_eq!(all, (0..10).collect::<Vec<_>>());
+/// assert!("0/3".parse::<Shard>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// Which part, 1-based (`1 <= k <= n`).
+    pub k: u64,
+    /// How many parts.
+    pub n: u64,
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard::WHOLE
+    }
+}
+
+impl Shard {
+    /// The whole batch (`1/1`).
+    pub const WHOLE: Shard = Shard { k: 1, n: 1 };
+
+    /// Part `k` of `n`; `None` unless `1 <= k <= n`.
+    pub fn new(k: u64, n: u64) -> Option<Self> {
+        (k >= 1 && k <= n).then_some(Shard { k, n })
+    }
+
+    /// The indices of this part of a batch of `total` items: the `k`-th of `n` contiguous
+    /// ranges whose lengths differ by at most one.
+    pub fn range(&self, total: u64) -> Range<u64> {
+        let cut = |i: u64| ((u128::from(total) * u128::from(i)) / u128::from(self.n)) as u64;
+        cut(self.k - 1)..cut(self.k)
+    }
+
+    /// Whether item `i` is in this part when items are dealt round-robin (`i mod n == k-1`),
+    /// for batches whose order does not matter (sums of counts).
+    pub fn deals(&self, i: u64) -> bool {
+        i % self.n == self.k - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let err = || Error::input(format!("--shard {s:?}: expected K/N with 1 <= K <= N"));
+        let (k, n) = s.split_once('/').ok_or_else(err)?;
+        let k: u64 = k.trim().parse().map_err(|_| err())?;
+        let n: u64 = n.trim().parse().map_err(|_| err())?;
+        Shard::new(k, n).ok_or_else(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_concatenate_into_the_whole_batch() {
+        for total in [0u64, 1, 2, 7, 64, 1000, 1001] {
+            for n in 1..=12u64 {
+                let mut next = 0;
+                for k in 1..=n {
+                    let r = Shard::new(k, n).unwrap().range(total);
+                    assert_eq!(r.start, next, "total {total} shard {k}/{n}");
+                    assert!(r.end - r.start <= total / n + 1);
+                    next = r.end;
+                }
+                assert_eq!(next, total);
+            }
+        }
+    }
+
+    #[test]
+    fn dealt_shards_partition_the_batch() {
+        let n = 5;
+        for i in 0..100u64 {
+            let owners = (1..=n).filter(|&k| Shard::new(k, n).unwrap().deals(i)).count();
+            assert_eq!(owners, 1);
+        }
+    }
+
+    #[test]
+    fn bad_shards_are_input_errors_naming_the_flag() {
+        for bad in ["", "3", "0/2", "3/2", "1/0", "a/b", "1/2/3", "-1/2"] {
+            let e = bad.parse::<Shard>().unwrap_err();
+            assert!(matches!(e, Error::Input(_)), "{bad:?}");
+            assert!(e.message().starts_with("--shard"), "{bad:?}: {e}");
+        }
+        assert_eq!(" 2 / 4 ".parse::<Shard>().unwrap(), Shard { k: 2, n: 4 });
+    }
+
+    #[test]
+    fn control_without_flag_never_aborts_and_reports_nowhere() {
+        let c = Control::new();
+        assert!(!c.aborted());
+        assert!(c.check().is_ok());
+        c.report(Progress::new(1, None));
+        let flag = AtomicBool::new(true);
+        assert_eq!(Control::new().with_abort(&flag).check(), Err(Error::Aborted));
+    }
+}
