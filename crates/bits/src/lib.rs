@@ -8,6 +8,7 @@
 //!   portable one at run time with `BITARCADE_PEXT=portable` (useful on AMD CPUs before Zen 3,
 //!   where PEXT is microcoded and slow).
 //! - [`iter`]: set-bit iterators (`ExactSizeIterator`, `FusedIterator`) and popcount helpers.
+//! - [`learn`]: the temporal coherence step of the games' n-tuple networks.
 //! - [`mask`]: masks and selection helpers.
 //! - [`stamp`]: a stamp-based visited set that is never cleared between searches.
 //! - [`prefetch`]: a cache prefetch hint (no effect on any value).
@@ -35,6 +36,7 @@
 pub mod hash;
 pub mod iter;
 pub mod job;
+pub mod learn;
 pub mod mask;
 pub mod pext;
 pub mod prefetch;

@@ -20,7 +20,22 @@
 //! assert_eq!(r.u64("games").unwrap_err().part, "games");
 //! ```
 
+use std::fmt;
+
 use crate::Fnv;
+
+/// How a weight file's weights were made: the header every game's network file carries after
+/// its shape.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Meta {
+    /// Training games played to make these weights, in all (game `i` of a run seeded `seed`
+    /// draws from the stream `sub_seed(seed, i)`).
+    pub games: u64,
+    /// The training seed.
+    pub seed: u64,
+    /// The step size per weight of the last run that trained the file.
+    pub alpha: f32,
+}
 
 /// Appends the FNV-1a 64 of `body` (little-endian) and returns the sealed file.
 pub fn seal(mut body: Vec<u8>) -> Vec<u8> {
@@ -191,6 +206,34 @@ pub enum PairsError {
     Unpaired(&'static str),
 }
 
+impl fmt::Display for Truncated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "truncated: the file ends inside the {} ({} bytes)", self.part, self.len)
+    }
+}
+
+impl fmt::Display for BadChecksum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "checksum mismatch: stored {:016x}, contents hash to {:016x}",
+            self.stored, self.computed
+        )
+    }
+}
+
+/// The messages of the defects every game's weight file shares (the file's length against
+/// its shape, and TC accumulators that belong to another weight file), so each game's file
+/// error says them in the same words.
+pub fn length_message(expected: usize, found: usize) -> String {
+    format!("truncated or padded: the shape needs {expected} bytes, the file has {found}")
+}
+
+/// See [`length_message`]: `part` is what differs (`"games counts"` or `"weights"`).
+pub fn unpaired_message(part: &str) -> String {
+    format!("the TC accumulators belong to another weight file (the {part} differ)")
+}
+
 impl From<Truncated> for PairsError {
     fn from(t: Truncated) -> Self {
         PairsError::Truncated(t)
@@ -282,6 +325,102 @@ macro_rules! sealed_errors_into {
                 }
             }
         }
+    };
+}
+
+/// Defines a game's weight-file error enum: the defects every weight file shares (`Magic`,
+/// `Version(u32)`, `Truncated { part, len }`, `Length { expected, found }`,
+/// `Checksum { stored, computed }`, `Unpaired(&'static str)`), then the game's own variants,
+/// with `Display` (the shared defects in shared words; the game's arms for `Magic`, `Version`
+/// and its own variants, which name the game and the file kind), `std::error::Error` and the
+/// `From` conversions of [`sealed_errors_into!`](crate::sealed_errors_into).
+///
+/// ```
+/// bits::weight_file_error! {
+///     /// Why bytes are not a toy weight file.
+///     pub enum FileError {
+///         /// The header's shape is not valid.
+///         Shape(String),
+///     }
+///     display |f| {
+///         FileError::Magic => write!(f, "not a toy weight file (bad magic)"),
+///         FileError::Version(v) => write!(f, "weight file version {v} (this program reads 1)"),
+///         FileError::Shape(e) => write!(f, "bad shape in the header: {e}"),
+///     }
+/// }
+///
+/// let short = bits::sealed::unseal_pairs(b"short", b"ABCDEFGH", 1, 0, 0, 0);
+/// let e: FileError = short.err().expect("5 bytes hold no magic").into();
+/// assert_eq!(e, FileError::Magic);
+/// let e = FileError::Length { expected: 10, found: 9 };
+/// assert_eq!(e.to_string(), "truncated or padded: the shape needs 10 bytes, the file has 9");
+/// ```
+#[macro_export]
+macro_rules! weight_file_error {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident { $($extra:tt)* }
+        display |$f:ident| { $($arms:tt)* }
+    ) => {
+        $(#[$attr])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        $vis enum $name {
+            /// The file does not start with the game's magic.
+            Magic,
+            /// A version this code does not read.
+            Version(u32),
+            /// The file ends inside the part named.
+            Truncated {
+                /// What was being read.
+                part: &'static str,
+                /// Bytes the file has.
+                len: usize,
+            },
+            /// The file's length does not match its shape.
+            Length {
+                /// Bytes the shape needs.
+                expected: usize,
+                /// Bytes found.
+                found: usize,
+            },
+            /// The checksum at the end does not match the contents.
+            Checksum {
+                /// Stored.
+                stored: u64,
+                /// Computed.
+                computed: u64,
+            },
+            /// A TC accumulator file that does not go with the weight file: the part named
+            /// (the games counts or the weights) differs.
+            Unpaired(&'static str),
+            $($extra)*
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, $f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    $($arms)*
+                    $name::Truncated { part, len } => ::std::fmt::Display::fmt(
+                        &$crate::sealed::Truncated { part, len: *len },
+                        $f,
+                    ),
+                    $name::Length { expected, found } => {
+                        $f.write_str(&$crate::sealed::length_message(*expected, *found))
+                    }
+                    $name::Checksum { stored, computed } => ::std::fmt::Display::fmt(
+                        &$crate::sealed::BadChecksum { stored: *stored, computed: *computed },
+                        $f,
+                    ),
+                    $name::Unpaired(part) => {
+                        $f.write_str(&$crate::sealed::unpaired_message(part))
+                    }
+                }
+            }
+        }
+
+        impl ::std::error::Error for $name {}
+
+        $crate::sealed_errors_into!($name);
     };
 }
 

@@ -47,6 +47,7 @@ use crate::board::{Board, Dir};
 use crate::game::{draw_spawn, Status};
 use crate::multistage::{MultiStage, MAX_STAGES};
 use crate::tables::OVERFLOW;
+use bits::learn::tc_step;
 
 /// The most cells a tuple may have (a 6-tuple table is already 64 MiB of `f32`).
 pub const MAX_TUPLE_CELLS: usize = 6;
@@ -403,15 +404,6 @@ impl NTuple {
     }
 }
 
-/// One weight's temporal coherence step (see [`NTuple::update_tc`]); `ea` is `[E, A]`.
-#[inline(always)]
-fn tc_step(w: &mut f32, ea: &mut [f32; 2], err: f32, beta: f32) {
-    let [e, a] = *ea;
-    let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
-    *w += beta * rate * err;
-    *ea = [e + err, a + err.abs()];
-}
-
 /// The temporal coherence accumulators of a network ([`NTuple::update_tc`]): per weight,
 /// `E` (the sum of the TD errors it has been moved by) and `A` (the sum of their absolute
 /// values), kept side by side (`[E, A]`) so one step touches one more cache line, not two.
@@ -686,16 +678,8 @@ use bits::sealed::{f32s, seal, seal_pairs, unseal, unseal_pairs, Reader};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
-/// What a weight file says about how its weights were made.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Meta {
-    /// Training games played to make these weights.
-    pub games: u64,
-    /// The training seed (game `i` uses spawn seed `sub_seed(seed, i)`).
-    pub seed: u64,
-    /// The step size per weight.
-    pub alpha: f32,
-}
+/// How a weight file's weights were made (the header both games' network files share).
+pub use bits::sealed::Meta;
 
 /// The first 8 bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"B48NTUPL";
@@ -707,91 +691,40 @@ pub const VERSION: u32 = 1;
 /// The format version of a multistage network ([`encode_stages`]).
 pub const VERSION_STAGES: u32 = 2;
 
-/// Why bytes are not a weight file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FileError {
-    /// The file does not start with [`MAGIC`].
-    Magic,
-    /// A version this code does not read.
-    Version(u32),
-    /// The file ends inside the part named.
-    Truncated {
-        /// What was being read.
-        part: &'static str,
-        /// Bytes the file has.
-        len: usize,
-    },
-    /// The header's tuple shape is not valid.
-    Shape(ShapeError),
-    /// The file's length does not match its shape.
-    Length {
-        /// Bytes the shape needs.
-        expected: usize,
-        /// Bytes found.
-        found: usize,
-    },
-    /// The checksum at the end does not match the contents.
-    Checksum {
-        /// Stored.
-        stored: u64,
-        /// Computed.
-        computed: u64,
-    },
-    /// A stage count outside `1..=MAX_STAGES` (version 2 files).
-    Stages(u32),
-    /// A multistage file where one network was asked for.
-    NotSingle(usize),
-    /// A TC accumulator file that does not go with the weight file: the part named (the
-    /// games count or the weights' fingerprint) differs.
-    Unpaired(&'static str),
-    /// The file's shape is not the one asked for.
-    ShapeMismatch {
-        /// The file's.
-        file: String,
-        /// The one asked for.
-        expected: String,
-    },
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FileError::Magic => write!(f, "not a 2048 n-tuple weight file (bad magic)"),
-            FileError::Version(v) => {
-                write!(
-                    f,
-                    "weight file version {v} (this program reads {VERSION} and {VERSION_STAGES})"
-                )
-            }
-            FileError::Stages(n) => {
-                write!(f, "stage count {n} in the header (a network has 1 to {MAX_STAGES} stages)")
-            }
-            FileError::NotSingle(n) => {
-                write!(f, "the file holds a {n}-stage network where one network was expected")
-            }
-            FileError::Truncated { part, len } => {
-                write!(f, "truncated: the file ends inside the {part} ({len} bytes)")
-            }
-            FileError::Shape(e) => write!(f, "bad tuple shape in the header: {e}"),
-            FileError::Length { expected, found } => write!(
-                f,
-                "truncated or padded: the shape needs {expected} bytes, the file has {found}"
-            ),
-            FileError::Checksum { stored, computed } => write!(
-                f,
-                "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
-            ),
-            FileError::Unpaired(part) => {
-                write!(f, "the TC accumulators belong to another weight file (the {part} differ)")
-            }
-            FileError::ShapeMismatch { file, expected } => {
-                write!(f, "shape mismatch: the file has tuples {file}, expected {expected}")
-            }
+bits::weight_file_error! {
+    /// Why bytes are not a weight file.
+    pub enum FileError {
+        /// The header's tuple shape is not valid.
+        Shape(ShapeError),
+        /// A stage count outside `1..=MAX_STAGES` (version 2 files).
+        Stages(u32),
+        /// A multistage file where one network was asked for.
+        NotSingle(usize),
+        /// The file's shape is not the one asked for.
+        ShapeMismatch {
+            /// The file's.
+            file: String,
+            /// The one asked for.
+            expected: String,
+        },
+    }
+    display |f| {
+        FileError::Magic => write!(f, "not a 2048 n-tuple weight file (bad magic)"),
+        FileError::Version(v) => {
+            write!(f, "weight file version {v} (this program reads {VERSION} and {VERSION_STAGES})")
+        }
+        FileError::Stages(n) => {
+            write!(f, "stage count {n} in the header (a network has 1 to {MAX_STAGES} stages)")
+        }
+        FileError::NotSingle(n) => {
+            write!(f, "the file holds a {n}-stage network where one network was expected")
+        }
+        FileError::Shape(e) => write!(f, "bad tuple shape in the header: {e}"),
+        FileError::ShapeMismatch { file, expected } => {
+            write!(f, "shape mismatch: the file has tuples {file}, expected {expected}")
         }
     }
 }
-
-impl std::error::Error for FileError {}
 
 /// The weight file of `net`:
 ///
@@ -836,8 +769,6 @@ fn push_weights(out: &mut Vec<u8>, net: &NTuple) {
         }
     }
 }
-
-bits::sealed_errors_into!(FileError);
 
 /// Reads a weight file written by [`encode`] (or a one-stage file of [`encode_stages`]),
 /// checking the magic, version, shape, length and checksum.

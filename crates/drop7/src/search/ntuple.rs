@@ -68,6 +68,7 @@ use super::{ChanceModel, Evaluator, NoTable, SearchDraws, Searcher};
 use crate::board::{col_height, Board, EMPTY, SIZE};
 use crate::engine::{RandomDraws, Rules};
 use crate::Position;
+use bits::learn::tc_step;
 
 /// Number of weights one value reads: 7 columns, 7 rows, the profile.
 pub const SLOTS: usize = 2 * SIZE + 1;
@@ -535,15 +536,6 @@ impl NTuple {
 /// The slots one value reads: the 15, and the block slots when the shape has blocks.
 type ReadSlots = ([usize; SLOTS], Option<[usize; Shape::BLOCK_SLOTS]>);
 
-/// One weight's temporal coherence step ([`NTuple::update_tc`]); `ea` is `[E, A]`.
-#[inline(always)]
-fn tc_step(w: &mut f32, ea: &mut [f32; 2], err: f32, beta: f32) {
-    let [e, a] = *ea;
-    let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
-    *w += beta * rate * err;
-    *ea = [e + err, a + err.abs()];
-}
-
 /// The temporal coherence accumulators of a network ([`NTuple::update_tc`]): per weight `E`
 /// (the sum of the TD errors it has been moved by) and `A` (the sum of their absolute
 /// values), side by side so a step touches one more cache line, not two. Twice the network's
@@ -877,16 +869,8 @@ use bits::sealed::{f32s, seal, seal_pairs, unseal, unseal_pairs, Reader};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
-/// How a weight file's weights were made.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Meta {
-    /// Training games played in all (game `i` uses the stream `sub_seed(seed, i)`).
-    pub games: u64,
-    /// The training seed.
-    pub seed: u64,
-    /// The step size per weight of the last run that trained the file.
-    pub alpha: f32,
-}
+/// How a weight file's weights were made (the header both games' network files share).
+pub use bits::sealed::Meta;
 
 /// The first 8 bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"BD7NTUPL";
@@ -894,68 +878,18 @@ pub const MAGIC: [u8; 8] = *b"BD7NTUPL";
 /// The format version this code writes and reads.
 pub const VERSION: u32 = 1;
 
-/// Why bytes are not a weight file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FileError {
-    /// The file does not start with [`MAGIC`].
-    Magic,
-    /// A version this code does not read.
-    Version(u32),
-    /// The file ends inside the part named.
-    Truncated {
-        /// What was being read.
-        part: &'static str,
-        /// Bytes the file has.
-        len: usize,
-    },
-    /// The header's shape is not valid.
-    Shape(String),
-    /// The file's length does not match its shape.
-    Length {
-        /// Bytes the shape needs.
-        expected: usize,
-        /// Bytes found.
-        found: usize,
-    },
-    /// The checksum at the end does not match the contents.
-    Checksum {
-        /// Stored.
-        stored: u64,
-        /// Computed.
-        computed: u64,
-    },
-    /// A TC accumulator file that does not go with the weight file: the part named (the
-    /// games counts or the weights) differs.
-    Unpaired(&'static str),
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FileError::Magic => write!(f, "not a Drop7 n-tuple weight file (bad magic)"),
-            FileError::Version(v) => {
-                write!(f, "weight file version {v} (this program reads {VERSION})")
-            }
-            FileError::Truncated { part, len } => {
-                write!(f, "truncated: the file ends inside the {part} ({len} bytes)")
-            }
-            FileError::Shape(e) => write!(f, "bad shape in the header: {e}"),
-            FileError::Length { expected, found } => write!(
-                f,
-                "truncated or padded: the shape needs {expected} bytes, the file has {found}"
-            ),
-            FileError::Checksum { stored, computed } => write!(
-                f,
-                "checksum mismatch: stored {stored:016x}, contents hash to {computed:016x}"
-            ),
-            FileError::Unpaired(part) => {
-                write!(f, "the TC accumulators belong to another weight file (the {part} differ)")
-            }
-        }
+bits::weight_file_error! {
+    /// Why bytes are not a weight file.
+    pub enum FileError {
+        /// The header's shape is not valid.
+        Shape(String),
+    }
+    display |f| {
+        FileError::Magic => write!(f, "not a Drop7 n-tuple weight file (bad magic)"),
+        FileError::Version(v) => write!(f, "weight file version {v} (this program reads {VERSION})"),
+        FileError::Shape(e) => write!(f, "bad shape in the header: {e}"),
     }
 }
-
-impl std::error::Error for FileError {}
 
 /// The weight file of `net`:
 ///
@@ -982,8 +916,6 @@ pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
     }
     seal(out)
 }
-
-bits::sealed_errors_into!(FileError);
 
 /// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
 /// checksum.
