@@ -214,6 +214,16 @@ fn pair(a: PairArgs) -> CliResult {
     Ok(())
 }
 
+/// A p value for the `--exact` lines: four decimals, or two significant digits below 1e-4
+/// (where four decimals would print 0.0000).
+fn pval(p: f64) -> String {
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 /// `x` rounded to `decimals` with thousands separators, as Python's `f"{x:,.{decimals}f}"`.
 fn grouped(x: f64, decimals: usize) -> String {
     group_digits(&format!("{x:.decimals$}"))
@@ -275,15 +285,19 @@ fn drop7_pair(p: &Drop7Pair) -> String {
             Method::Published => "normal approx.".to_string(),
             Method::Exact => format!("Student t, {} df", p.games - 1),
         };
+        let pv = match p.method {
+            Method::Published => format!("{pv:.4}"),
+            Method::Exact => pval(pv),
+        };
         let _ = writeln!(
             o,
-            "A - B {:.0} (95% CI {lo:.0} .. {hi:.0}), paired t {t:.2}, p {pv:.4} (two-sided, {how})",
+            "A - B {:.0} (95% CI {lo:.0} .. {hi:.0}), paired t {t:.2}, p {pv} (two-sided, {how})",
             p.mean_difference
         );
     }
     let _ = write!(o, "A better in {}, worse in {}", p.a_better, p.a_worse);
     if p.method == Method::Exact {
-        let _ = write!(o, " (sign test p {:.4}, exact, ties dropped)", p.sign_p);
+        let _ = write!(o, " (sign test p {}, exact, ties dropped)", pval(p.sign_p));
     }
     o.push('\n');
     for g in &p.game_list {
@@ -336,8 +350,10 @@ fn twenty48_compare(c: &Twenty48Compare) -> String {
         if let (Method::Exact, Some(m)) = (c.method, &t.paired) {
             let _ = write!(
                 o,
-                "; on the common seeds A only {}, B only {}, McNemar p = {:.4}",
-                m.a_only, m.b_only, m.p
+                "; on the common seeds A only {}, B only {}, McNemar p = {}",
+                m.a_only,
+                m.b_only,
+                pval(m.p)
             );
         }
         o.push('\n');
@@ -356,11 +372,11 @@ fn twenty48_compare(c: &Twenty48Compare) -> String {
         if c.method == Method::Exact {
             let _ = write!(
                 o,
-                "; paired t {:.2}, p {:.4} (Student t, {} df), sign test p {:.4}",
+                "; paired t {:.2}, p {} (Student t, {} df), sign test p {}",
                 p.t,
-                p.p,
+                pval(p.p),
                 p.seeds - 1,
-                p.sign_p
+                pval(p.sign_p)
             );
         }
         o.push('\n');
@@ -380,5 +396,7 @@ mod tests {
         assert_eq!(grouped(-0.2, 0), "-0");
         assert_eq!(grouped(12345.678, 2), "12,345.68");
         assert_eq!(group_digits("1000"), "1,000");
+        assert_eq!(pval(0.03125), "0.0312");
+        assert_eq!(pval(5.6e-8), "5.6e-8");
     }
 }

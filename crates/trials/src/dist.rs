@@ -201,7 +201,7 @@ pub fn normal_quantile(p: f64) -> f64 {
         return -normal_quantile(1.0 - p);
     }
     // Lower half: P(Z <= z) = p with z <= 0, i.e. upper tail of -z is p.
-    -invert_decreasing(|z| normal_sf(z), p, 0.0, 40.0)
+    -invert_decreasing(normal_sf, p, 0.0, 40.0)
 }
 
 /// Student's t CDF with `df > 0` degrees of freedom (fractional df allowed).
