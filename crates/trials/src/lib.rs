@@ -8,6 +8,8 @@
 //!   interval, the paired t test, the sign test), [`sign_test`] and [`mcnemar`].
 //! - [`rate`]: `k` of `n` (games that reached 32768, games won): [`wilson`] and
 //!   [`fisher_exact`].
+//! - [`legacy`]: the CLI's former approximations (Cornish-Fisher t, Abramowitz-Stegun
+//!   normal tail), only for byte-identical output while callers are rewired.
 //! - [`rows`]: the per-game result rows under `crates/*/results/` and their summaries and
 //!   comparisons, as `bitarcade stats` prints them.
 //!
@@ -27,6 +29,7 @@
 #![forbid(unsafe_code)]
 
 pub mod dist;
+pub mod legacy;
 pub mod paired;
 pub mod rate;
 pub mod rows;

@@ -52,13 +52,14 @@ pub fn wilson_z(k: u64, n: u64, z: f64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
+    // Operation for operation as `twenty48::batch::wilson`, so that with z = 1.959964 it
+    // gives the same bits.
     let (kf, nf) = (k as f64, n as f64);
     let p = kf / nf;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / nf;
-    let centre = p + z2 / (2.0 * nf);
-    let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
-    (((centre - half) / denom).max(0.0), ((centre + half) / denom).min(1.0))
+    let denom = 1.0 + z * z / nf;
+    let centre = (p + z * z / (2.0 * nf)) / denom;
+    let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// Fisher's exact test on the 2x2 table `k1` of `n1` against `k2` of `n2`, two-sided:

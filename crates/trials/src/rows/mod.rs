@@ -186,7 +186,8 @@ impl fmt::Display for Twenty48Row {
     }
 }
 
-/// The games of one row file, sorted by key (Drop7: index; 2048: seed), each key once.
+/// The games of one row file: from [`RowFile::parse`] sorted by key (Drop7: index; 2048:
+/// seed), each key once; from [`run_rows`] in the report's order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "game", content = "rows")]
 pub enum RowFile {
