@@ -12,6 +12,7 @@ mod samegame;
 mod samegame_bench;
 mod samegame_prove;
 mod snake;
+mod stats;
 mod tetris;
 mod twenty48;
 
@@ -52,6 +53,8 @@ enum Command {
     /// 2048: play batches with expectimax, bench against the reference engine, tune, replay.
     #[command(name = "2048")]
     Twenty48(twenty48::Twenty48Args),
+    /// Result rows of long Drop7 and 2048 runs: rows from play reports, summary, pair/compare.
+    Stats(stats::StatsArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -65,6 +68,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Tetris(args) => tetris::run(args),
         Command::Snake(args) => snake::run(args),
         Command::Twenty48(args) => twenty48::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }
 
