@@ -135,3 +135,75 @@ fn bad_input_exits_2_with_one_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains(":2:"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The text of a command's stdout, which must succeed.
+fn stdout(args: &[&str]) -> String {
+    let out = bitarcade(args);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The exact text of `play`, `replay` and the `tournament` table (time column cut off), frozen
+/// when the verbs moved into `snake::api`.
+#[test]
+fn frozen_text_of_play_replay_and_tournament() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-snake-frozen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("game.json");
+    let rec = rec.to_str().unwrap();
+    assert_eq!(
+        stdout(&["snake", "play", "--player", "cycle", "--seed", "7", "--record", rec]),
+        ">>>>>>>>>v\n^v<<<<<<<<\n^>>>>>>>>v\n^v<<<<<<<<\n^>>>>>>>>v\n^v<<H<<<<<\n^>>>>>>>>v\n\
+         ^v<<<<<<<<\n^>>>>>>>>v\n^<<<<<<<<<\n\n\
+         cycle on 10x10 seed 7: Won with score 99 of 99 in 1687 moves (replayed on the reference \
+         engine)\n"
+    );
+    assert_eq!(
+        stdout(&["snake", "replay", rec]),
+        format!("{rec}: ok, 1687 moves replayed, Won with score 99\n")
+    );
+    let table = stdout(&[
+        "snake",
+        "tournament",
+        "--games",
+        "20",
+        "--size",
+        "8x8",
+        "--players",
+        "shortest,astar,cycle",
+    ]);
+    let cut: Vec<String> = table.lines().map(|l| l.chars().take(78).collect()).collect();
+    assert_eq!(
+        cut,
+        [
+            "snake tournament: 20 games per player (games 0..20) on 8x8 from length 1, seed",
+            "solver       games    wins stalled avg score  best worst  avg moves  (95% CI) ",
+            "shortest        20       0       0     22.35    32    13      146.4     ±17.6 ",
+            "astar           20       0       0     22.00    30    13      142.7     ±20.4 ",
+            "cycle           20      20       0     63.00    63    63      711.5     ±19.5 ",
+            "(every game replayed on the reference engine; all columns but time are the sam",
+        ]
+    );
+    let bench = stdout(&["snake", "bench", "--rounds", "1", "--iters", "64"]);
+    assert!(bench.ends_with("signature (cells expanded, BFS / A*): 1874 / 828\n"), "{bench}");
+}
+
+/// `--shard K/N` plays contiguous games with their seeds in the whole run: the shards' rows
+/// are those of `--first`/`--games` runs of the same games.
+#[test]
+fn tournament_shard_flag_cuts_contiguous_games() {
+    let args =
+        ["snake", "tournament", "--games", "10", "--size", "6x6", "--players", "knit", "--json"];
+    let part = without_times(json(&bitarcade(&[&args[..], &["--shard", "2/3"]].concat())));
+    assert_eq!((part["first"].as_u64(), part["games"].as_u64()), (Some(3), Some(3)));
+    let alone = ["snake", "tournament", "--games", "3", "--first", "3", "--size", "6x6"];
+    let same =
+        without_times(json(&bitarcade(&[&alone[..], &["--players", "knit", "--json"]].concat())));
+    assert_eq!(part, same);
+    let bad = bitarcade(&[&args[..], &["--shard", "4/3"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr),
+        "bitarcade: error: --shard \"4/3\": expected K/N with 1 <= K <= N\n"
+    );
+}

@@ -226,3 +226,121 @@ fn min_height_picks_the_smallest_height_from_there() {
     let both = bitarcade(&["tetris", "pc", "--queue", q, "--min-height", "3", "--height", "4"]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+/// The text of a command's stdout, which must succeed.
+fn stdout(args: &[&str]) -> String {
+    let out = bitarcade(args);
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The one-line message and exit code of a command that must fail.
+fn failure(args: &[&str]) -> (String, i32) {
+    let out = bitarcade(args);
+    (String::from_utf8(out.stderr).unwrap(), out.status.code().unwrap_or(-1))
+}
+
+/// The exact text of `pc` (minus the time), `replay` and `train`, frozen when the verbs moved
+/// into `tetris::api`.
+#[test]
+fn frozen_text_of_pc_replay_and_train() {
+    let rec = tmp("frozen.json");
+    let text = stdout(&["tetris", "pc", "--queue", "OOOOO", "--record", rec.to_str().unwrap()]);
+    let (first, rest) = text.split_once('\n').unwrap();
+    assert!(first.starts_with("2-line perfect clear (srs+ kicks, 5 nodes, "), "{first}");
+    assert!(first.ends_with(" ms), verified:"), "{first}");
+    assert_eq!(
+        rest,
+        " 1. O N (0,0) (0,1) (1,0) (1,1)  keys: L L L L HD\n \
+         2. O N (2,0) (2,1) (3,0) (3,1)  keys: L L HD\n \
+         3. O N (4,0) (4,1) (5,0) (5,1)  keys: HD\n \
+         4. O N (6,0) (6,1) (7,0) (7,1)  keys: R R HD\n \
+         5. O N (8,0) (8,1) (9,0) (9,1)  keys: R R R R HD\n\
+         https://harddrop.com/fumen/?v115@vhETJJTqBTrBTsBTtB\n"
+    );
+    assert_eq!(
+        stdout(&["tetris", "replay", rec.to_str().unwrap()]),
+        "ok: 5 placements replay to an empty field (2-line PC)\n"
+    );
+    assert_eq!(
+        stdout(&["tetris", "replay", rec.to_str().unwrap(), "--json"]),
+        "{\n  \"height\": 2,\n  \"ok\": true,\n  \"steps\": 5\n}\n"
+    );
+    assert_eq!(
+        stdout(&["tetris", "pc", "--queue", "TLJSZIOT", "--hold", "I", "--kicks", "srs"]),
+        "no perfect clear\n"
+    );
+    assert_eq!(
+        stdout(&["tetris", "pc", "--queue", "IOTLJSZIOTSZLJOI", "--node-limit", "5"]),
+        "no perfect clear found within the node limit\n"
+    );
+    let train = ["tetris", "train", "--queues", "3", "--generations", "2", "--lambda", "2"];
+    assert_eq!(
+        stdout(&[&train[..], &["--lines", "4", "--start", "trained"]].concat()),
+        "best weights [-58, 0, -20, 0, 7, 0, -12, 0, 6, -30, 15] (total nodes 48 over 3 \
+         training queues x 2)\nfeatures: holes, max_height, row_transitions, col_transitions, \
+         checker_imbalance, column_imbalance, lines_cleared, used_hold, bumpiness, narrow_gaps, \
+         piece_top\n"
+    );
+}
+
+/// Exact messages and exit codes of bad input and bad records.
+#[test]
+fn frozen_error_messages() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["tetris", "pc", "--queue", ""], "--queue is empty"),
+        (
+            &["tetris", "pc", "--queue", "IOT", "--hold", "IO"],
+            "--hold takes one piece letter, got \"IO\"",
+        ),
+        (&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--height", "9"], "height 9 is outside 1..=6"),
+        (
+            &["tetris", "sweep", "--height", "2", "--shard", "4/3"],
+            "--shard \"4/3\": expected K/N with 1 <= K <= N",
+        ),
+        (&["tetris", "bench", "--lines", "5"], "--lines 5: use 4, 6 or 0 for both"),
+        (
+            &["tetris", "train", "--start", "bogus"],
+            "--weights \"bogus\": use trained, trained4, hand, zero or 11 comma-separated integers",
+        ),
+    ];
+    for (args, msg) in cases {
+        assert_eq!(failure(args), (format!("bitarcade: error: {msg}\n"), 2), "{args:?}");
+    }
+    let rec = tmp("held.json");
+    assert!(bitarcade(&[
+        "tetris",
+        "pc",
+        "--queue",
+        "IOTLJSZIOTS",
+        "--record",
+        rec.to_str().unwrap()
+    ])
+    .status
+    .success());
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    doc["steps"][2]["hold"] = serde_json::json!(false);
+    std::fs::write(&rec, doc.to_string()).unwrap();
+    let (msg, code) = failure(&["tetris", "replay", rec.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        format!(
+            "bitarcade: error: {}: step 3: the record says hold=false but the queue needs hold=true\n",
+            rec.display()
+        )
+    );
+}
+
+/// Sweep counts (round-robin shards) and the bench signature, frozen with the move.
+#[test]
+fn frozen_sweep_counts_and_bench_signature() {
+    let v = json(&bitarcade(&["tetris", "sweep", "--height", "2", "--shard", "3/50", "--json"]));
+    assert_eq!((v["items"].as_u64(), v["solvable"].as_u64()), (Some(1155), Some(52)));
+    assert_eq!(v["shard"], "3/50");
+    let b = json(&bitarcade(&["tetris", "bench", "--count", "4", "--lines", "4", "--json"]));
+    assert_eq!(b["results"][0]["signature"], "ab6e700b8c7560cf");
+    assert_eq!(b["results"][0]["max_nodes"], 519);
+    assert_eq!(b["threads"], 1);
+}

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod board;
 pub mod cells;
 pub mod fixtures;
@@ -16,4 +17,4 @@ pub use cells::Cells;
 pub use game::{Config, Event, Game, PlayError, Status};
 pub use players::{HamCycle, Player, PlayerKind};
 pub use search::{Route, Searcher};
-pub use trace::{play_game, verify, Record, ReplayError, Summary};
+pub use trace::{play_game, play_game_until, verify, Record, ReplayError, Summary};

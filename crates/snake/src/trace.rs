@@ -7,6 +7,8 @@
 //! refused, a fruit lands elsewhere than recorded, the two engines disagree, or the claimed
 //! result is not what happened.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::Dir;
@@ -51,13 +53,29 @@ pub fn play_game(
     config: Config,
     seed: u64,
     player: &mut dyn Player,
-    mut watch: impl FnMut(&Game),
+    watch: impl FnMut(&Game),
 ) -> (Summary, Record) {
+    play_game_until(config, seed, player, watch, None)
+        .expect("a game without an abort flag runs to its end")
+}
+
+/// [`play_game`] that reads `abort` before every move and returns `None` once it is set;
+/// without a flag, or while it stays clear, the game is exactly [`play_game`]'s.
+pub fn play_game_until(
+    config: Config,
+    seed: u64,
+    player: &mut dyn Player,
+    mut watch: impl FnMut(&Game),
+    abort: Option<&AtomicBool>,
+) -> Option<(Summary, Record)> {
     let mut game = Game::new(config, seed);
     let mut moves = String::new();
     let mut fruits: Vec<usize> = game.board().fruit().into_iter().collect();
     watch(&game);
     while game.status() == Status::Running {
+        if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+            return None;
+        }
         let d = player.choose(&game);
         let event = game.play(d).unwrap_or_else(|e| panic!("{} chose {d:?}: {e}", player.name()));
         moves.push(d.letter());
@@ -76,7 +94,7 @@ pub fn play_game(
         score: summary.score,
         status: summary.status,
     };
-    (summary, record)
+    Some((summary, record))
 }
 
 /// The first thing wrong with a record.

@@ -13,7 +13,8 @@
 //! - [`trace`]: replay verification of solutions;
 //! - [`inputs`]: the key presses that reach each placement from spawn;
 //! - [`bag`]: the seeded 7-bag generator and canonical queue enumeration;
-//! - [`fumen_io`]: fumen (`v115@...`) in and out.
+//! - [`fumen_io`]: fumen (`v115@...`) in and out;
+//! - [`api`]: the verbs every front end calls (pc, replay, sweep, bench, train).
 //!
 //! ```
 //! use tetris::{bag::opener_queue, kicks::KickTable, solver::{Outcome, PcRequest, Solver}};
@@ -28,6 +29,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod bag;
 pub mod board;
 pub mod fumen_io;

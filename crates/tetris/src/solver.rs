@@ -37,6 +37,8 @@
 //! [`Weights::TRAINED_4`], currently the same: retraining on 4-line queues only did not carry
 //! over to the benchmark).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::board::{zone_clear, zone_mask, Board, ZONE_ROWS};
 use crate::keyset::KeySet;
 use crate::kicks::KickTable;
@@ -454,6 +456,8 @@ pub struct Solver {
     stats: SolveStats,
     node_limit: u64,
     aborted: bool,
+    /// Node count at which `dfs` next polls the caller's abort flag (`u64::MAX` without one).
+    next_poll: u64,
     restart_base: u64,
     run_limit: u64,
     jitter: u64,
@@ -563,6 +567,7 @@ impl Solver {
             stats: SolveStats::default(),
             node_limit: u64::MAX,
             aborted: false,
+            next_poll: u64::MAX,
             restart_base: Self::DEFAULT_RESTART_BASE,
             run_limit: u64::MAX,
             jitter: 0,
@@ -644,9 +649,25 @@ impl Solver {
 
     /// Searches for a perfect clear: smallest feasible height first (or the requested one).
     pub fn solve(&mut self, req: &PcRequest) -> Result<Outcome, RequestError> {
+        self.solve_with_abort(req, None)
+    }
+
+    /// Nodes between two looks at the abort flag of [`Solver::solve_with_abort`].
+    pub const ABORT_POLL_NODES: u64 = 1024;
+
+    /// [`Solver::solve`] that also stops, with [`Outcome::Aborted`], soon after `abort` is set
+    /// (the flag is read every [`Solver::ABORT_POLL_NODES`] nodes). Without a flag, or while it
+    /// stays clear, the search and its counters are exactly those of [`Solver::solve`].
+    pub fn solve_with_abort(
+        &mut self,
+        req: &PcRequest,
+        abort: Option<&AtomicBool>,
+    ) -> Result<Outcome, RequestError> {
         let heights = req.heights()?;
         self.stats = SolveStats::default();
         self.aborted = false;
+        self.next_poll = if abort.is_some() { Self::ABORT_POLL_NODES } else { u64::MAX };
+        let stopped = || abort.is_some_and(|a| a.load(Ordering::Relaxed));
         self.stream = req.stream();
         self.use_hold = req.use_hold;
         self.save_hold = req.save_hold;
@@ -670,13 +691,13 @@ impl Solver {
                 };
                 let found = if self.use_hold {
                     match self.stream.first() {
-                        Some(&first) => self.dfs(zone, h, 0, Some(first)),
+                        Some(&first) => self.dfs(zone, h, 0, Some(first), abort),
                         None => false,
                     }
                 } else {
-                    self.dfs(zone, h, 0, None)
+                    self.dfs(zone, h, 0, None, abort)
                 };
-                if found || !self.aborted || self.stats.nodes >= self.node_limit {
+                if found || !self.aborted || self.stats.nodes >= self.node_limit || stopped() {
                     break found;
                 }
                 run += 1;
@@ -744,7 +765,14 @@ impl Solver {
     }
 
     /// Depth-first search from a state; on success `self.path` holds the placements.
-    fn dfs(&mut self, zone: u64, rows: u32, k: usize, held: Option<Piece>) -> bool {
+    fn dfs(
+        &mut self,
+        zone: u64,
+        rows: u32,
+        k: usize,
+        held: Option<Piece>,
+        abort: Option<&AtomicBool>,
+    ) -> bool {
         // A tiling handed down by the parent (this state is its parent's tiling minus one tile).
         let inherited = self.pending.take();
         let key = state_key(zone, rows, k, held);
@@ -754,6 +782,13 @@ impl Solver {
         if self.stats.nodes >= self.node_limit.min(self.run_limit) {
             self.aborted = true;
             return false;
+        }
+        if self.stats.nodes >= self.next_poll {
+            self.next_poll = self.stats.nodes + Self::ABORT_POLL_NODES;
+            if abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                self.aborted = true;
+                return false;
+            }
         }
         self.stats.nodes += 1;
         self.stats.depth_nodes[k.min(15)] += 1;
@@ -931,7 +966,7 @@ impl Solver {
                 self.stats.depth_nodes[(k + 1).min(15)] -= 1;
             }
             self.path.push(c);
-            if self.dfs(c.zone, u32::from(c.rows), k + 1, held_after) {
+            if self.dfs(c.zone, u32::from(c.rows), k + 1, held_after, abort) {
                 self.children[k] = kids;
                 self.kid_wits[k] = kid_wits;
                 self.orders[k] = order;

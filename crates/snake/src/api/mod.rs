@@ -1,0 +1,104 @@
+//! The verbs of `bitarcade snake`, typed for every front end (the CLI, a web server, Python):
+//! [`tournament`] plays every player on the same seeded games, [`play`] and [`watch`] play one
+//! game, [`replay`] checks a record and [`bench`](fn@bench) times BFS against A*.
+//!
+//! Each verb takes a plain request (serde, every field defaulted in its `Default`, so JSON may
+//! omit fields) and a [`Control`] (abort flag, progress callback), and returns a plain response
+//! or an [`Error`] whose message is the CLI's. The API reads no files and prints nothing: games
+//! come back as [`Record`](crate::Record)s, and [`watch`] hands each frame to the caller's callback.
+//! [`tournament`] runs on the caller's rayon pool; its answer (times aside) is the same for any
+//! number of threads.
+//!
+//! ```
+//! use snake::api::{play, replay, Control, PlayRequest, ReplayRequest, Setup};
+//!
+//! let req = PlayRequest {
+//!     player: "cycle".into(),
+//!     setup: Setup { size: "6x6".into(), ..Setup::default() },
+//!     seed: 7,
+//! };
+//! let out = play(&req, Control::new()).unwrap();
+//! assert_eq!(out.report.status, "Won");
+//! assert_eq!(out.report.score, out.max_score);
+//! let back = replay(&ReplayRequest { record: out.record, name: "game.json".into() }, Control::new());
+//! assert_eq!(back.unwrap().score, 35);
+//! ```
+
+mod bench;
+mod play;
+mod tournament;
+
+pub use bench::{bench, BenchLine, BenchRequest, BenchResponse};
+pub use bits::job::{Control, Error, Progress, Shard};
+pub use play::{play, replay, watch, PlayReport, PlayRequest, PlayResponse, ReplayRequest};
+pub use play::{ReplayResponse, WatchRequest, WatchResponse};
+pub use tournament::{tournament, Row, TournamentRequest, TournamentResponse};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Config, PlayerKind, Size};
+
+/// The board and rules shared by the playing verbs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Setup {
+    /// Board size `WxH` (each side 1..=32).
+    pub size: String,
+    /// Start length (the body trails west of the head, which starts at the centre).
+    pub start_len: usize,
+    /// Moves without eating before a game is stopped as stalled (default
+    /// `max(1000, 4 * cells)`).
+    pub stall: Option<u64>,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup { size: "10x10".into(), start_len: 1, stall: None }
+    }
+}
+
+impl Setup {
+    /// The validated game config.
+    pub fn config(&self) -> Result<Config, Error> {
+        let size: Size = self.size.parse().map_err(|e| Error::input(format!("--size {e}")))?;
+        let mut config = Config::new(size);
+        config.start_len = self.start_len;
+        if config.start_len > config.start_x + 1 {
+            config.start_x = config.start_len - 1;
+        }
+        if let Some(s) = self.stall {
+            config.stall_limit = s;
+        }
+        config.validate().map_err(|e| Error::input(format!("bad setup: {e}")))?;
+        Ok(config)
+    }
+}
+
+/// A player by name (`--player`).
+fn parse_player(s: &str) -> Result<PlayerKind, Error> {
+    s.parse().map_err(|e: String| Error::input(format!("--player {e}")))
+}
+
+// STATS: moves to crates/trials
+/// The statistics of the snake verbs, kept as they were in the CLI until `crates/trials`
+/// takes them over.
+mod stats {
+    /// Mean of `v` and the half-width of its 95% confidence interval (1.96 standard errors,
+    /// sample variance with `n - 1`, at least 1).
+    pub(super) fn mean_ci95(v: &[f64]) -> (f64, f64) {
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        (mean, 1.96 * (var / n).sqrt())
+    }
+
+    /// The upper median (element `len / 2` after sorting).
+    pub(super) fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+}
+// STATS: end
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,110 @@
+//! The verbs of `bitarcade tetris`, typed for every front end (the CLI, a web server, Python):
+//! [`pc`] solves one perfect clear, [`replay`] checks a solution record, [`sweep`] counts the
+//! solvable canonical queues of a height, [`bench`](fn@bench) runs the public benchmark and [`train`]
+//! fits the move-ordering weights.
+//!
+//! Each verb takes a plain request (serde, every field defaulted in its `Default`, so JSON may
+//! omit fields) and a [`Control`] (abort flag, progress callback), and returns a plain response
+//! or an [`Error`] whose message is the CLI's. The API reads no files and prints nothing: a
+//! kick table file's text comes in as [`PcSolveRequest::kick_table`] (and the same field of the
+//! other requests), and the solution record goes out in [`PcSolveResponse::record`]. Verbs
+//! that run in parallel ([`sweep`], [`train`]) use the caller's rayon pool; their answers are
+//! the same for any number of threads.
+//!
+//! ```
+//! use tetris::api::{pc, replay, Control, PcSolveRequest, ReplayRequest};
+//!
+//! let req = PcSolveRequest { queue: "IOTLJSZIOTS".into(), ..PcSolveRequest::default() };
+//! let out = pc(&req, Control::new()).unwrap();
+//! assert!(out.report.found && out.report.verified);
+//! assert_eq!(out.report.height, Some(4));
+//! let record = out.record.unwrap();
+//! let ok = replay(&ReplayRequest { record, name: "pc.json".into() }, Control::new()).unwrap();
+//! assert_eq!(ok.steps, 10);
+//! ```
+
+mod bench;
+mod pc;
+mod sweep;
+mod train;
+
+pub use bench::{bench, BenchLine, BenchRequest, BenchResponse, MovegenRatio};
+pub use bits::job::{Control, Error, Progress, Shard};
+pub use pc::{pc, replay, PcRecord, PcReport, PcSolveRequest, PcSolveResponse, ReplayRequest};
+pub use pc::{ReplayResponse, StepOut};
+pub use sweep::{sweep, SweepRequest, SweepResponse};
+pub use train::{train, TrainGeneration, TrainRequest, TrainResponse};
+
+use crate::piece::parse_queue;
+use crate::solver::{Weights, N_FEATURES};
+use crate::{KickTable, Piece};
+
+/// The kick table `spec` names: a built-in one (`none`, `srs`, `srs+`, `srs-tetrio`) or, with
+/// `text` (a kick table file's contents, read by the caller), the table it holds; `spec` is then
+/// the file's name, used in error messages.
+pub fn load_kicks(spec: &str, text: Option<&str>) -> Result<KickTable, Error> {
+    if let Some(t) = KickTable::named(spec) {
+        return Ok(t);
+    }
+    let Some(text) = text else {
+        return Err(Error::input(format!(
+            "--kicks {spec:?}: not a built-in table ({}) and no such file",
+            KickTable::NAMES.join(", ")
+        )));
+    };
+    KickTable::parse(text).map_err(|e| Error::input(format!("{spec}: {e}")))
+}
+
+/// One piece letter given to option `--flag`.
+fn one_piece(flag: &str, s: &str) -> Result<Piece, Error> {
+    let q = parse_queue(s).map_err(|e| Error::input(format!("--{flag}: {e}")))?;
+    match q.as_slice() {
+        [p] => Ok(*p),
+        _ => Err(Error::input(format!("--{flag} takes one piece letter, got {s:?}"))),
+    }
+}
+
+/// Ordering weights by name (`trained`, `trained4`, `hand`, `zero`) or as 11 comma-separated
+/// integers; `None` for `trained`: the shipped per-height weights (`Solver::new`).
+fn parse_weights(s: &str) -> Result<Option<Weights>, Error> {
+    parse_weight_vector(s).map(|w| (s != "trained").then_some(w))
+}
+
+/// One weight vector by name or as 11 comma-separated integers.
+fn parse_weight_vector(s: &str) -> Result<Weights, Error> {
+    match s {
+        "trained" => return Ok(Weights::TRAINED),
+        "trained4" => return Ok(Weights::TRAINED_4),
+        "hand" => return Ok(Weights::HAND),
+        "zero" => return Ok(Weights::ZERO),
+        _ => {}
+    }
+    let v: Result<Vec<i32>, _> = s.split(',').map(|x| x.trim().parse::<i32>()).collect();
+    match v {
+        Ok(v) if v.len() == N_FEATURES => Ok(Weights(v.try_into().unwrap_or([0; N_FEATURES]))),
+        _ => Err(Error::input(format!(
+            "--weights {s:?}: use trained, trained4, hand, zero or {N_FEATURES} comma-separated integers"
+        ))),
+    }
+}
+
+/// The line counts of `--lines`: 4, 6, or both (0).
+fn line_counts(lines: u32) -> Result<Vec<u32>, Error> {
+    match lines {
+        0 => Ok(vec![4, 6]),
+        4 | 6 => Ok(vec![lines]),
+        l => Err(Error::input(format!("--lines {l}: use 4, 6 or 0 for both"))),
+    }
+}
+
+/// Pieces of a benchmark or training queue for a PC of `lines` lines.
+fn queue_pieces(lines: u32) -> usize {
+    if lines == 4 {
+        11
+    } else {
+        16
+    }
+}
+
+#[cfg(test)]
+mod tests;
