@@ -148,8 +148,7 @@ fn solve_returns_the_verified_record() {
     assert!(!out.aborted);
     let rec = out.boards[0].record.clone().unwrap();
     let replayed =
-        api::replay(&api::ReplayRequest { name: "r".into(), record: rec }, Control::new())
-            .unwrap();
+        api::replay(&api::ReplayRequest { name: "r".into(), record: rec }, Control::new()).unwrap();
     assert_eq!(replayed.score, out.boards[0].score);
     let multi = SolveRequest {
         file: Some(BoardFile::text("two.txt", "12\n12\n\n12\n21\n")),
@@ -163,7 +162,8 @@ fn solve_returns_the_verified_record() {
 /// Requests parse from JSON with every field optional.
 #[test]
 fn requests_default_every_field() {
-    let req: SolveRequest = serde_json::from_str(r#"{"search": "beam-nrpa", "portfolio": ["strict", "-2"]}"#).unwrap();
+    let req: SolveRequest =
+        serde_json::from_str(r#"{"search": "beam-nrpa", "portfolio": ["strict", "-2"]}"#).unwrap();
     assert_eq!(req.search, Search::BeamNrpa);
     assert_eq!(req.portfolio.len(), 2);
     assert_eq!(req.iterations, 100);
