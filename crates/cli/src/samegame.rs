@@ -1,16 +1,12 @@
 //! `bitarcade samegame ...`: generate, solve, show, prove and replay SameGame boards.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use clap::{Args, Subcommand, ValueEnum};
-use serde::Serialize;
 
-use samegame::beam::{self, Config, Eval, Goal, Passes};
-use samegame::nested;
+use samegame::api::{self, BoardFile, Control, Progress, Search, SolveEval, SolveGoal};
 use samegame::nrpa;
-use samegame::trace::{self, Move, Record};
-use samegame::{Board, Points, Rules};
+use samegame::trace::Record;
 
 use crate::common::{
     print_json, progress, read_json_file, write_json_file, CliError, CliResult, JsonArg, RecordArg,
@@ -247,416 +243,178 @@ struct SolveArgs {
 pub fn run(args: SameGameArgs) -> CliResult {
     match args.command {
         Verb::Gen { width, height, colors, seed, count, bgf } => {
-            gen(width, height, colors, seed, count, bgf)
+            let req = api::GenRequest { width, height, colors, seed, count, bgf2: bgf.is_some() };
+            let out = api::gen(&req, Control::new())?;
+            match (bgf, out.bgf2) {
+                (Some(path), Some(bytes)) => std::fs::write(&path, bytes).map_err(|e| {
+                    CliError::failed(format!("{}: cannot write: {e}", path.display()))
+                }),
+                _ => {
+                    print!("{}", out.boards.join("\n"));
+                    Ok(())
+                }
+            }
         }
         Verb::Solve(a) => solve(a),
         Verb::Show { record } => show(&record),
-        Verb::Replay { record, json } => replay(&record, json.json),
+        Verb::Replay { record, json } => {
+            let out = api::replay(&record_request(&record)?, Control::new())?;
+            if json.json {
+                return print_json(&out);
+            }
+            println!(
+                "ok: {} moves, {} points, {} tiles left{}",
+                out.moves,
+                out.score,
+                out.tiles_left,
+                if out.cleared { ", cleared" } else { "" }
+            );
+            Ok(())
+        }
         Verb::Bench { suite, rounds, quick, set, json } => {
-            crate::samegame_bench::bench(&suite, rounds.clamp(1, 101), quick, &set, json.json)
+            crate::samegame_bench::bench(suite, rounds.clamp(1, 101), quick, &set, json.json)
         }
         Verb::Prove { file, no_refutations, max_nodes, json } => {
-            crate::samegame_prove::prove(&file, !no_refutations, max_nodes, json.json)
+            let req = api::ProveRequest {
+                file: read_board_file(&file)?,
+                refutations: !no_refutations,
+                max_nodes,
+            };
+            crate::samegame_prove::prove(&req, json.json)
         }
     }
 }
 
-fn gen(w: usize, h: usize, c: usize, seed: u64, count: usize, bgf: Option<PathBuf>) -> CliResult {
-    if !(1..=samegame::board::MAX_WIDTH).contains(&w) {
-        return Err(CliError::input(format!("--width {w}: must be 1 to 64")));
-    }
-    if !(1..=samegame::board::MAX_HEIGHT).contains(&h) {
-        return Err(CliError::input(format!("--height {h}: must be 1 to 32")));
-    }
-    if !(1..=samegame::board::MAX_COLORS).contains(&c) {
-        return Err(CliError::input(format!("--colors {c}: must be 1 to 8")));
-    }
-    if count == 0 || count > 1_000_000 {
-        return Err(CliError::input("--count must be 1 to 1000000"));
-    }
-    if let Some(path) = bgf {
-        let b = Board::random(w, h, c, seed);
-        return std::fs::write(&path, b.to_bgf2(2))
-            .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())));
-    }
-    for k in 0..count {
-        if k > 0 {
-            println!();
-        }
-        print!("{}", Board::random(w, h, c, seed.wrapping_add(k as u64)));
-    }
-    Ok(())
-}
-
-/// Reads every board of a file (text or BGF2), with its minimum group size if the file
-/// names one.
-pub(crate) fn load_boards(path: &Path) -> CliResult<Vec<(Board, Option<u32>)>> {
-    let data = if path == Path::new("-") {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
+/// Reads a board file (text or BGF2; `-` for stdin) for the API, named as in its messages.
+pub(crate) fn read_board_file(path: &Path) -> CliResult<BoardFile> {
+    if path == Path::new("-") {
+        let mut data = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut data)
             .map_err(|e| CliError::input(format!("<stdin>: cannot read: {e}")))?;
-        v
-    } else {
-        std::fs::read(path)
-            .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?
-    };
-    let name =
-        if path == Path::new("-") { "<stdin>".to_string() } else { path.display().to_string() };
-    if data.starts_with(b"BGF2") {
-        let (b, mg) =
-            Board::from_bgf2(&data).map_err(|e| CliError::input(format!("{name}: {e}")))?;
-        return Ok(vec![(b, Some(u32::from(mg)))]);
+        return Ok(BoardFile { name: "<stdin>".into(), data });
     }
-    let text = String::from_utf8(data)
-        .map_err(|_| CliError::input(format!("{name}: not UTF-8 text nor BGF2")))?;
-    let boards = samegame::board::parse_many(&text).map_err(|(line, e)| {
-        CliError::input(format!("{name}: board starting at line {line}: {e}"))
-    })?;
-    if boards.is_empty() {
-        return Err(CliError::input(format!("{name}: no board found")));
-    }
-    Ok(boards.into_iter().map(|(_, b)| (b, None)).collect())
+    let data = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    Ok(BoardFile { name: path.display().to_string(), data })
 }
 
-#[derive(Serialize)]
-struct Solved {
-    board: usize,
-    score: i64,
-    cleared: bool,
-    tiles_left: u32,
-    moves: Vec<[u8; 2]>,
-    nodes: u64,
-    seconds: f64,
-}
-
-#[derive(Serialize)]
-struct SolveReport {
-    goal: &'static str,
-    width: usize,
-    eval: String,
-    threads: usize,
-    boards: Vec<Solved>,
-    total_score: i64,
-    cleared: usize,
-    total_seconds: f64,
-}
-
-/// The NRPA settings of `solve`'s flags.
-fn nrpa_cfg(a: &SolveArgs, rules: Rules, seed: u64) -> nrpa::Config {
-    nrpa::Config {
-        level: a.level,
-        iterations: a.iterations,
-        alpha: a.alpha,
-        tabu: match (a.no_tabu, a.tabu_bias) {
-            _ if a.portfolio.len() == 1 => a.portfolio[0],
-            (true, _) => nrpa::Tabu::Off,
-            (false, Some(b)) => nrpa::Tabu::Bias(b),
-            (false, None) => nrpa::Tabu::Strict,
-        },
-        size_bias: a.size_bias,
-        runs: a.runs,
-        rules,
-        seed,
-    }
-}
-
-/// `, portfolio [strict, -2]` when `--portfolio` lists more than one prior.
-fn portfolio_note(a: &SolveArgs) -> String {
-    match a.portfolio.as_slice() {
-        [] | [_] => String::new(),
-        ps => format!(
-            ", portfolio [{}]",
-            ps.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-        ),
+/// A progress bar that follows the API's progress reports.
+fn follow(bar: &indicatif::ProgressBar) -> impl Fn(Progress) + Sync + '_ {
+    move |p: Progress| {
+        if let Some(total) = p.total {
+            bar.set_length(total);
+        }
+        bar.set_position(p.done);
+        if !p.message.is_empty() {
+            bar.set_message(p.message);
+        }
     }
 }
 
 fn solve(a: SolveArgs) -> CliResult {
-    let points: Points =
-        a.points.parse().map_err(|e: String| CliError::input(format!("--points: {e}")))?;
-    let width = a.width.unwrap_or(match (a.goal, a.eval) {
-        (GoalArg::Score, EvalArg::Rollout) => 30,
-        _ => 1000,
-    });
-    if width == 0 || width > 10_000_000 {
-        return Err(CliError::input("--width must be 1 to 10000000"));
-    }
-    if let Some(m) = a.min_group {
-        if !(2..=1000).contains(&m) {
-            return Err(CliError::input("--min-group must be at least 2"));
-        }
-    }
-    let mut boards = match &a.file {
-        Some(f) => load_boards(f)?,
-        None => vec![(Board::random(15, 15, 5, a.seed), None)],
-    };
-    let first_index = match a.board {
-        Some(k) => {
-            if k == 0 || k > boards.len() {
-                return Err(CliError::input(format!(
-                    "--board {k}: the file has {} board(s)",
-                    boards.len()
-                )));
-            }
-            boards = vec![boards.swap_remove(k - 1)];
-            k
-        }
-        None => 1,
-    };
-    if a.record.record.is_some() && boards.len() > 1 {
-        return Err(CliError::input("--record needs one board: pick one with --board K"));
-    }
-    let goal = match a.goal {
-        GoalArg::Score => Goal::Score,
-        GoalArg::Clear => Goal::Clear,
-    };
-    let eval = match a.eval {
-        EvalArg::Groups => Eval::Groups,
-        EvalArg::Tabu => Eval::Tabu { tabu_pct: a.tabu_pct },
-        EvalArg::Rollout => Eval::Rollout { playouts: a.playouts },
-    };
-    if a.playouts == 0 || a.playouts > 100_000 {
-        return Err(CliError::input("--playouts must be 1 to 100000"));
-    }
-    if a.restarts == 0 || a.restarts > 10_000 {
-        return Err(CliError::input("--restarts must be 1 to 10000"));
-    }
-    if a.search != SearchArg::Beam {
-        if goal != Goal::Score {
-            return Err(CliError::input(
-                "--search nested and beam-nested: only --goal score is supported",
-            ));
-        }
-        if !(1..=100_000).contains(&a.iterations) || !(1..=1024).contains(&a.runs) {
-            return Err(CliError::input("--iterations must be 1 to 100000, --runs 1 to 1024"));
-        }
-        let finite = a.size_bias.is_finite() && a.tabu_bias.is_none_or(f64::is_finite);
-        if !(finite && a.alpha.is_finite() && a.alpha > 0.0) {
-            return Err(CliError::input(
-                "--alpha, --tabu-bias, --size-bias: finite numbers, alpha > 0",
-            ));
-        }
-        if a.level > 4 || a.nested_level > 3 {
-            return Err(CliError::input(format!(
-                "--level {} / --nested-level {}: must be 0 to 4 / 0 to 3 (each level costs \
-                 ~1,000x the one below)",
-                a.level, a.nested_level
-            )));
-        }
-    }
-    let mut report = SolveReport {
-        goal: match goal {
-            Goal::Score => "score",
-            Goal::Clear => "clear",
+    let mut req = api::SolveRequest {
+        file: None,
+        goal: match a.goal {
+            GoalArg::Score => SolveGoal::Score,
+            GoalArg::Clear => SolveGoal::Clear,
         },
-        width,
-        eval: match (a.search, goal) {
-            (SearchArg::Nested, _) => format!("nested level {}", a.level),
-            (SearchArg::BeamNested, _) => format!("{eval:?}, then nested level {}", a.level),
-            (SearchArg::Nrpa, _) => {
-                format!("nrpa {:?}{}", nrpa_cfg(&a, Rules::default(), a.seed), portfolio_note(&a))
-            }
-            (SearchArg::BeamNrpa, _) => format!(
-                "{eval:?}, then nested level {}, then nrpa {:?}{}",
-                a.nested_level,
-                nrpa_cfg(&a, Rules::default(), a.seed),
-                portfolio_note(&a)
-            ),
-            (_, Goal::Clear) => "clear-penalty".into(),
-            _ => format!("{eval:?}"),
+        search: match a.search {
+            SearchArg::Beam => Search::Beam,
+            SearchArg::Nested => Search::Nested,
+            SearchArg::BeamNested => Search::BeamNested,
+            SearchArg::Nrpa => Search::Nrpa,
+            SearchArg::BeamNrpa => Search::BeamNrpa,
         },
-        threads: a.threads.count(),
-        boards: Vec::new(),
-        total_score: 0,
-        cleared: 0,
-        total_seconds: 0.0,
+        level: a.level,
+        iterations: a.iterations,
+        alpha: a.alpha,
+        tabu_bias: a.tabu_bias,
+        no_tabu: a.no_tabu,
+        size_bias: a.size_bias,
+        portfolio: a.portfolio,
+        runs: a.runs,
+        nested_level: a.nested_level,
+        width: a.width,
+        eval: match a.eval {
+            EvalArg::Groups => SolveEval::Groups,
+            EvalArg::Tabu => SolveEval::Tabu,
+            EvalArg::Rollout => SolveEval::Rollout,
+        },
+        tabu_pct: a.tabu_pct,
+        playouts: a.playouts,
+        widen: !a.no_widen,
+        clear_penalty: a.clear_penalty,
+        points: a.points,
+        clear_bonus: a.clear_bonus,
+        min_group: a.min_group,
+        board: a.board,
+        restarts: a.restarts,
+        seed: a.seed,
+        one_pass: a.one_pass,
+        threads: a.threads.threads.map(usize::from),
+        record: a.record.record.is_some(),
     };
-    let bar = progress(boards.len() as u64, "solving");
-    for (i, (board, file_min)) in boards.iter().enumerate() {
-        let rules = Rules {
-            points,
-            clear_bonus: a.clear_bonus,
-            min_group: a.min_group.or(*file_min).unwrap_or(2).max(2),
-        };
-        let cfg = Config {
-            width,
-            goal,
-            rules,
-            eval,
-            clear_penalty: a.clear_penalty,
-            passes: if a.one_pass { Passes::One } else { Passes::Two },
-            widen: !a.no_widen,
-            seed: a.seed,
-        };
-        let start = Instant::now();
-        let layer_bar = &bar;
-        let run_one = |seed: u64| {
-            let cfg = Config { seed, ..cfg };
-            if a.search == SearchArg::Nrpa {
-                let ncfg = nrpa_cfg(&a, rules, seed);
-                return nrpa::search_portfolio(board, &ncfg, &a.portfolio, None, |p| {
-                    layer_bar.set_message(format!(
-                        "board {}: nrpa iteration {}, best {}, {} playouts",
-                        first_index + i,
-                        p.iteration,
-                        p.best,
-                        p.playouts
-                    ));
-                });
-            }
-            if a.search == SearchArg::Nested {
-                let ncfg = nested::Config { level: a.level, rules, seed };
-                return nested::search(board, &ncfg, |p| {
-                    layer_bar.set_message(format!(
-                        "board {}: {} moves played, best {}, {} playouts",
-                        first_index + i,
-                        p.moves,
-                        p.best,
-                        p.playouts
-                    ));
-                });
-            }
-            let beam_out = beam::search(board, &cfg, None, |p| {
-                layer_bar.set_message(format!(
-                    "board {}: layer {}, beam {}, best {}, fewest tiles {}, {} nodes",
-                    first_index + i,
-                    p.layer,
-                    p.beam,
-                    if p.best == i64::MIN { "-".to_string() } else { p.best.to_string() },
-                    p.fewest_tiles,
-                    p.nodes
-                ));
-            });
-            if a.search == SearchArg::BeamNrpa {
-                let mut known = beam_out.clone();
-                if a.nested_level > 0 {
-                    let ncfg = nested::Config { level: a.nested_level, rules, seed };
-                    known = nested::search_from(board, &ncfg, Some(&beam_out), |_| {});
-                    known.nodes += beam_out.nodes;
-                }
-                let ncfg = nrpa_cfg(&a, rules, seed);
-                let mut out =
-                    nrpa::search_portfolio(board, &ncfg, &a.portfolio, Some(&known), |p| {
-                        layer_bar.set_message(format!(
-                            "board {}: from {}, nrpa iteration {}, best {}",
-                            first_index + i,
-                            known.score,
-                            p.iteration,
-                            p.best
-                        ));
-                    });
-                out.nodes += known.nodes;
-                return out;
-            }
-            if a.search != SearchArg::BeamNested {
-                return beam_out;
-            }
-            let ncfg = nested::Config { level: a.level, rules, seed };
-            let mut out = nested::search_from(board, &ncfg, Some(&beam_out), |p| {
-                layer_bar.set_message(format!(
-                    "board {}: beam {}, then nested: {} moves played, best {}",
-                    first_index + i,
-                    beam_out.score,
-                    p.moves,
-                    p.best
-                ));
-            });
-            out.nodes += beam_out.nodes;
-            out
-        };
-        let out = a.threads.install(|| {
-            let mut best = run_one(a.seed);
-            let mut nodes = best.nodes;
-            for k in 1..u64::from(a.restarts) {
-                let next = run_one(a.seed.wrapping_add(k));
-                nodes += next.nodes;
-                if next.better_than(&best) {
-                    best = next;
-                }
-            }
-            // The work of every restart counts.
-            best.nodes = nodes;
-            best
-        })?;
-        let seconds = start.elapsed().as_secs_f64();
-        // Trust nothing the search says: replay through the checked engine.
-        let v = trace::verify(board, &out.moves, &rules).map_err(|(k, e)| {
-            CliError::failed(format!("internal error: solution move {} is illegal: {e}", k + 1))
-        })?;
-        if v.score != out.score || v.cleared != out.cleared || v.tiles_left != out.tiles_left {
-            return Err(CliError::failed(format!(
-                "internal error: the solver claims {} points, the replay gives {}",
-                out.score, v.score
-            )));
+    // The flags are checked before the file is read, as they always were.
+    req.check_flags()?;
+    req.file = a.file.as_deref().map(read_board_file).transpose()?;
+    let bar = progress(1, "solving");
+    let on_progress = follow(&bar);
+    let ctl = Control::new().with_progress(&on_progress);
+    let json = a.json.json;
+    let mut out = api::solve_each(&req, ctl, &mut |s, boards| {
+        if let (Some(path), Some(rec)) = (&a.record.record, &s.record) {
+            write_json_file(path, rec).map_err(|e| api::Error::failed(e.message()))?;
         }
-        if let Some(path) = &a.record.record {
-            write_json_file(path, &Record::new(board, &rules, &out.moves, &v))?;
-        }
-        bar.inc(1);
-        report.total_score += v.score;
-        report.cleared += usize::from(v.cleared);
-        report.total_seconds += seconds;
-        report.boards.push(Solved {
-            board: first_index + i,
-            score: v.score,
-            cleared: v.cleared,
-            tiles_left: v.tiles_left,
-            moves: out.moves.iter().map(|&(x, y)| [x, y]).collect(),
-            nodes: out.nodes,
-            seconds,
-        });
-        if !a.json.json {
+        if !json {
             bar.suspend(|| {
                 println!(
                     "board {}: score {} {} ({} moves, {} tiles left, {} nodes, {:.2} s)",
-                    first_index + i,
-                    v.score,
-                    if v.cleared { "cleared" } else { "not cleared" },
-                    out.moves.len(),
-                    v.tiles_left,
-                    out.nodes,
-                    seconds
+                    s.board,
+                    s.score,
+                    if s.cleared { "cleared" } else { "not cleared" },
+                    s.moves.len(),
+                    s.tiles_left,
+                    s.nodes,
+                    s.seconds
                 );
-                if boards.len() == 1 {
-                    println!("moves: {}", format_moves(&out.moves));
+                if boards == 1 {
+                    println!("moves: {}", format_moves(&s.moves));
                 }
             });
         }
-    }
+        Ok(())
+    })?;
     bar.finish_and_clear();
-    if a.json.json {
-        print_json(&report)?;
-    } else if boards.len() > 1 {
+    if json {
+        // The record went to its file.
+        out.boards.iter_mut().for_each(|b| b.record = None);
+        print_json(&out)?;
+    } else if out.boards.len() > 1 {
         println!(
             "total: {} points, {}/{} cleared, {:.1} s",
-            report.total_score,
-            report.cleared,
-            boards.len(),
-            report.total_seconds
+            out.total_score,
+            out.cleared,
+            out.boards.len(),
+            out.total_seconds
         );
     }
     Ok(())
 }
 
-fn format_moves(moves: &[Move]) -> String {
-    moves.iter().map(|(x, y)| format!("({x},{y})")).collect::<Vec<_>>().join(" ")
+/// `(x,y) (x,y) ...`
+pub(crate) fn format_moves(moves: &[[u8; 2]]) -> String {
+    moves.iter().map(|[x, y]| format!("({x},{y})")).collect::<Vec<_>>().join(" ")
+}
+
+/// The record at `path` as a request of `show` or `replay`.
+fn record_request(path: &Path) -> CliResult<api::ReplayRequest> {
+    let record: Record = read_json_file(path)?;
+    Ok(api::ReplayRequest { name: path.display().to_string(), record })
 }
 
 fn show(path: &Path) -> CliResult {
-    let rec: Record = read_json_file(path)?;
-    let v =
-        trace::replay(&rec).map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?;
-    let mut board: Board = rec
-        .board
-        .parse()
-        .map_err(|e| CliError::input(format!("{}: board: {e}", path.display())))?;
-    let rules = Rules::try_from(&rec.rules).map_err(CliError::input)?;
-    let mut total = 0;
-    for (i, m) in rec.moves.iter().enumerate() {
-        let (_, cells) =
-            samegame::groups::group_at(&board, m.x.into(), m.y.into()).ok_or_else(|| {
-                CliError::failed(format!("move {}: no tile at ({}, {})", i + 1, m.x, m.y))
-            })?;
+    let out = api::show(&record_request(path)?, Control::new())?;
+    for (i, m) in out.steps.iter().enumerate() {
         println!(
             "move {}: ({}, {}) removes {} for {} points",
             i + 1,
@@ -665,63 +423,18 @@ fn show(path: &Path) -> CliResult {
             m.removed,
             m.points
         );
-        for ty in 0..board.height() {
-            let y = (board.height() - 1 - ty) as u32;
-            let row: String = (0..board.width())
-                .map(|x| match board.cell(x, y) {
-                    Some(_) if cells[x] >> y & 1 == 1 => '*',
-                    Some(c) => (b'0' + c) as char,
-                    None => '.',
-                })
-                .collect();
+        for row in &m.rows {
             println!("  {row}");
         }
-        samegame::play(&mut board, m.x.into(), m.y.into(), &rules)
-            .map_err(|e| CliError::failed(format!("move {}: {e}", i + 1)))?;
-        total += m.points;
     }
     println!(
         "final ({} tiles left, {} points{}):",
-        v.tiles_left,
-        total,
-        if v.cleared { ", cleared" } else { "" }
+        out.tiles_left,
+        out.points,
+        if out.cleared { ", cleared" } else { "" }
     );
-    for line in board.to_string().lines() {
+    for line in &out.last {
         println!("  {line}");
     }
     Ok(())
-}
-
-#[derive(Serialize)]
-struct ReplayReport {
-    ok: bool,
-    moves: usize,
-    score: i64,
-    tiles_left: u32,
-    cleared: bool,
-}
-
-fn replay(path: &Path, json: bool) -> CliResult {
-    let rec: Record = read_json_file(path)?;
-    let v =
-        trace::replay(&rec).map_err(|e| CliError::failed(format!("{}: {e}", path.display())))?;
-    let report = ReplayReport {
-        ok: true,
-        moves: rec.moves.len(),
-        score: v.score,
-        tiles_left: v.tiles_left,
-        cleared: v.cleared,
-    };
-    if json {
-        print_json(&report)
-    } else {
-        println!(
-            "ok: {} moves, {} points, {} tiles left{}",
-            report.moves,
-            report.score,
-            report.tiles_left,
-            if v.cleared { ", cleared" } else { "" }
-        );
-        Ok(())
-    }
 }

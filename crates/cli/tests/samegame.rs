@@ -137,3 +137,126 @@ fn bgf2_files_are_read() {
     assert!(out.starts_with("board 1: score"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `text` with every `<digits>.<digits> s` (a wall time) replaced by `T s`.
+fn mask_seconds(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let int_end = j;
+        if int_end > start && j < b.len() && b[j] == b'.' {
+            j += 1;
+            let frac = j;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            let at_word = start == 0 || !b[start - 1].is_ascii_digit();
+            if at_word && j > frac && text[j..].starts_with(" s") {
+                out.push('T');
+                i = j;
+                continue;
+            }
+        }
+        let next = if int_end > start { int_end } else { start + 1 };
+        out.push_str(&text[start..next]);
+        i = next;
+    }
+    out
+}
+
+/// The exact text of gen, a multi-board solve, NRPA, prove, replay and show (frozen when
+/// the verbs moved into `samegame::api`; only wall times are masked).
+#[test]
+fn exact_text_of_the_verbs() {
+    let gen = ok(&run(
+        &["samegame", "gen", "--width", "5", "--height", "4", "--colors", "3", "--count", "3"],
+        None,
+    ));
+    assert_eq!(
+        gen,
+        "00022\n22101\n22022\n20122\n\n21001\n02021\n20012\n12221\n\n00010\n01210\n01201\n20002\n"
+    );
+    let three = ok(&run(
+        &[
+            "samegame", "gen", "--width", "6", "--height", "5", "--count", "3", "--seed", "11",
+            "--colors", "3",
+        ],
+        None,
+    ));
+    let multi = ok(&run(&["samegame", "solve", "-", "--width", "20"], Some(&three)));
+    assert_eq!(
+        mask_seconds(&multi),
+        "board 1: score 1096 cleared (7 moves, 0 tiles left, 308 nodes, T s)\n\
+         board 2: score 1096 cleared (5 moves, 0 tiles left, 161 nodes, T s)\n\
+         board 3: score 1102 cleared (5 moves, 0 tiles left, 304 nodes, T s)\n\
+         total: 3294 points, 3/3 cleared, T s\n"
+    );
+    let b8 = ok(&run(&["samegame", "gen", "--width", "8", "--height", "8", "--colors", "4"], None));
+    let nrpa = ok(&run(
+        &["samegame", "solve", "-", "--search", "nrpa", "--level", "2", "--iterations", "10"],
+        Some(&b8),
+    ));
+    assert_eq!(
+        mask_seconds(&nrpa),
+        "board 1: score 97 not cleared (15 moves, 15 tiles left, 100 nodes, T s)\n\
+         moves: (2,5) (4,1) (2,5) (0,2) (0,6) (4,0) (4,4) (5,4) (3,1) (2,1) (4,1) (0,2) (1,0) (2,0) (1,0)\n"
+    );
+    let json = ok(&run(
+        &[
+            "samegame",
+            "solve",
+            "-",
+            "--search",
+            "nrpa",
+            "--level",
+            "1",
+            "--iterations",
+            "10",
+            "--portfolio",
+            "strict,-2",
+            "--json",
+        ],
+        Some(&b8),
+    ));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["eval"],
+        "nrpa Config { level: 1, iterations: 10, alpha: 1.0, tabu: Strict, size_bias: 0.0, \
+         runs: 1, rules: Rules { points: MinusTwoSquared, clear_bonus: 1000, min_group: 2 }, \
+         seed: 1 }, portfolio [strict, -2]"
+    );
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["goal", "width", "eval", "threads", "boards", "total_score", "cleared", "total_seconds"]
+    );
+    let prove = ok(&run(&["samegame", "prove", "-"], Some("12\n12\n\n12\n21\n")));
+    assert_eq!(
+        mask_seconds(&prove).replace("0.000 s", "T s"),
+        "board 1: clearable (2 positions, 0 table hits, 0 refuted, T s)\n\
+         moves: (0,0) (0,0)\n\
+         board 2: unclearable (1 positions, 0 table hits, 0 refuted, T s)\n"
+    );
+    let dir = std::env::temp_dir().join(format!("bitarcade-sg-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("game.json");
+    let rec_s = rec.to_str().unwrap();
+    ok(&run(&["samegame", "solve", "-", "--width", "10", "--record", rec_s], Some(&b8)));
+    let replay = ok(&run(&["samegame", "replay", rec_s], None));
+    assert_eq!(replay, "ok: 20 moves, 1192 points, 0 tiles left, cleared\n");
+    let show = ok(&run(&["samegame", "show", rec_s], None));
+    assert!(show.starts_with(
+        "move 1: (0, 2) removes 2 for 0 points\n  22212001\n  32333223\n  01001121\n  \
+         10133303\n  11200311\n  **121122\n  31023330\n  20232213\nmove 2: (4, 5) removes 2 \
+         for 0 points\n  ..212001\n"
+    ));
+    let last = format!("final (0 tiles left, 1192 points, cleared):\n{}", "  ........\n".repeat(8));
+    assert!(show.ends_with(&last), "{show}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1011,8 +1011,12 @@ fn search_fixed(
         };
     }
 
+    // The abort flag is also checked per chunk and per parent inside a layer (a wide layer
+    // can take seconds); a layer cut short is dropped whole, so the beam and the best game
+    // stay those of the last finished layer.
+    let stop = || abort.is_some_and(|a| a.load(AtomicOrdering::Relaxed));
     while !beam.nodes.is_empty() {
-        if abort.is_some_and(|a| a.load(AtomicOrdering::Relaxed)) {
+        if stop() {
             aborted = true;
             break;
         }
@@ -1027,6 +1031,9 @@ fn search_fixed(
         let parts: Vec<(Vec<Pre>, Vec<u32>, u64)> = (0..chunks)
             .into_par_iter()
             .map_init(Scratch::new, |sc, c| {
+                if stop() {
+                    return (Vec::new(), Vec::new(), 0);
+                }
                 let parents = c * CHUNK..beam_ref.len().min((c + 1) * CHUNK);
                 let mut out = Vec::with_capacity(parents.len() * 16);
                 let (mut masks, mut n) = (Vec::new(), 0);
@@ -1040,6 +1047,10 @@ fn search_fixed(
                 (out, masks, n)
             })
             .collect();
+        if stop() {
+            aborted = true;
+            break;
+        }
         let total: usize = parts.iter().map(|p| p.0.len()).sum();
         // The next layer has about as many children per parent as this one.
         expect_children = total.div_ceil(beam.len().max(1)) * width.min(total);
@@ -1082,6 +1093,9 @@ fn search_fixed(
             .par_iter()
             .enumerate()
             .map_init(Scratch::new, |sc, (c, pres)| {
+                if stop() {
+                    return (Vec::new(), Vec::new(), Vec::new());
+                }
                 let mine = pres.iter().enumerate();
                 let won =
                     mine.filter(|&(j, p)| table.winner(p.hash) == (c as u64) << 32 | j as u64);
@@ -1113,6 +1127,9 @@ fn search_fixed(
                 stubs.reserve(distinct.len());
                 let mut pboard = std::mem::replace(&mut sc.pboard, Board::empty(0, 0));
                 for mine in distinct.chunk_by(|a, b| a.parent == b.parent) {
+                    if stop() {
+                        break;
+                    }
                     let i = mine[0].parent as usize;
                     beam.load(i, board, &mut pboard);
                     evaluate(
@@ -1135,6 +1152,10 @@ fn search_fixed(
                 (stubs, boards, fin)
             })
             .collect();
+        if stop() {
+            aborted = true;
+            break;
+        }
         let distinct: usize = parts.iter().map(|p| p.0.len()).sum();
         let mut kept: Vec<(Stub, u32)> = Vec::with_capacity(distinct);
         let mut boards: Vec<Board> = Vec::new();

@@ -9,6 +9,8 @@
 //! - [`nested`]: nested Monte-Carlo search with tabu-colour playouts (the score goal).
 //! - [`prove`]: refutations and an exact clearability decider.
 //! - [`trace`]: solutions as moves, their independent verification, and game records.
+//! - [`api`]: every CLI verb (gen, solve, show, replay, prove, bench) as a typed request and
+//!   response, for the CLI, a server and Python alike.
 //!
 //! ```
 //! use samegame::{Board, Groups, Rules};
@@ -22,6 +24,7 @@
 //! assert_eq!(after.to_string(), "1..\n11.\n");
 //! ```
 
+pub mod api;
 pub mod beam;
 pub mod board;
 pub mod groups;

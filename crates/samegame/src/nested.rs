@@ -16,6 +16,8 @@
 //! step are evaluated in parallel and compared in move order (strictly better replaces), so
 //! the answer is the same on any number of threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::beam::{playout, Outcome};
@@ -54,6 +56,12 @@ struct Seq {
     tiles_left: u32,
 }
 
+/// Whether the caller's abort flag is set.
+#[inline]
+fn stopped(abort: Option<&AtomicBool>) -> bool {
+    abort.is_some_and(|a| a.load(Ordering::Relaxed))
+}
+
 fn playout_seed(cfg: &Config, board: &Board, level: u32) -> u64 {
     bits::rng::sub_seed(cfg.seed ^ board.hash64(), u64::from(level))
 }
@@ -68,8 +76,9 @@ fn nested(
     start: Option<Seq>,
     groups: &mut Groups,
     playouts: &mut u64,
+    abort: Option<&AtomicBool>,
     progress: &mut dyn FnMut(&Progress),
-) -> Seq {
+) -> Option<Seq> {
     let rules = &cfg.rules;
     if level == 0 {
         let mut moves = Vec::new();
@@ -77,17 +86,18 @@ fn nested(
             playout(board, rules, playout_seed(cfg, board, 0), groups, Some(&mut moves));
         *playouts += 1;
         let seq = Seq { score, moves, tiles_left };
-        return match start {
+        return Some(match start {
             Some(s) if s.score >= seq.score => s,
             _ => seq,
-        };
+        });
     }
     let mut b = board.clone();
     let mut best: Option<Seq> = start;
     let mut played: Vec<Move> = Vec::new();
     let mut points = 0i64;
     loop {
-        if groups.find(&b, rules.min_group).is_empty() {
+        // An abort leaves `best` as it was: a whole game from `board` (or none yet).
+        if stopped(abort) || groups.find(&b, rules.min_group).is_empty() {
             break;
         }
         // Every child: its move, its own points and its board, from this one group finding.
@@ -109,19 +119,22 @@ fn nested(
             let (mv, gain, ref board) = *child;
             let mut n = 0;
             let rest = if board.is_clear() {
-                Seq { score: 0, moves: Vec::new(), tiles_left: 0 }
+                Some(Seq { score: 0, moves: Vec::new(), tiles_left: 0 })
             } else {
-                nested(cfg, board, level - 1, false, None, groups, &mut n, &mut |_| {})
+                nested(cfg, board, level - 1, false, None, groups, &mut n, abort, &mut |_| {})
             };
-            (gain + rest.score, mv, rest, n)
+            (rest.as_ref().map(|r| gain + r.score), mv, rest, n)
         };
-        let results: Vec<(i64, Move, Seq, u64)> = if top && children.len() > 1 {
+        let results: Vec<(Option<i64>, Move, Option<Seq>, u64)> = if top && children.len() > 1 {
             children.par_iter().map_init(Groups::new, |gs, c| eval(c, gs)).collect()
         } else {
             children.iter().map(|c| eval(c, groups)).collect()
         };
         for (s, mv, rest, n) in results {
             *playouts += n;
+            // `None`: a search below was stopped before it saw a whole game. Every `Some`
+            // is a whole game, even from a search cut short.
+            let (Some(s), Some(rest)) = (s, rest) else { continue };
             let total = points + s;
             if best.as_ref().is_none_or(|b| total > b.score) {
                 let mut moves = played.clone();
@@ -129,6 +142,9 @@ fn nested(
                 moves.extend(rest.moves);
                 best = Some(Seq { score: total, moves, tiles_left: rest.tiles_left });
             }
+        }
+        if stopped(abort) {
+            break;
         }
         // Follow the best sequence one move: its next move is one of this position's children.
         let seq = best.as_ref().expect("a position with a group has a child");
@@ -144,8 +160,13 @@ fn nested(
             progress(&Progress { moves: played.len(), best: seq.score, playouts: *playouts });
         }
     }
-    // The walk followed the best sequence to its end.
-    best.unwrap_or(Seq { score: 0, moves: Vec::new(), tiles_left: b.tiles() })
+    // The walk followed the best sequence to its end (or was stopped: `best` is still a
+    // whole game, if one was seen).
+    match best {
+        Some(s) => Some(s),
+        None if stopped(abort) => None,
+        None => Some(Seq { score: 0, moves: Vec::new(), tiles_left: b.tiles() }),
+    }
 }
 
 /// `moves` replayed from `board` with every move renamed to its group's representative tile,
@@ -186,12 +207,38 @@ pub fn search_from(
     board: &Board,
     cfg: &Config,
     known: Option<&Outcome>,
+    progress: impl FnMut(&Progress),
+) -> Outcome {
+    search_from_with_abort(board, cfg, known, None, progress)
+}
+
+/// Like [`search_from`], but `abort` stops the search (checked at every position of every
+/// level from 1 up, so within about one level-0 playout per thread). A stopped search
+/// returns, with `aborted` set, the best whole game it had found (or `known`); when it had
+/// none yet, an empty move list from `board` (not a finished game). Without the flag set the
+/// answer is exactly that of [`search_from`].
+pub fn search_from_with_abort(
+    board: &Board,
+    cfg: &Config,
+    known: Option<&Outcome>,
+    abort: Option<&AtomicBool>,
     mut progress: impl FnMut(&Progress),
 ) -> Outcome {
     let mut groups = Groups::new();
     let mut playouts = 0;
     let start = known.and_then(|k| canonical(board, &cfg.rules, &k.moves, &mut groups));
-    let seq = nested(cfg, board, cfg.level, true, start, &mut groups, &mut playouts, &mut progress);
+    let seq = nested(
+        cfg,
+        board,
+        cfg.level,
+        true,
+        start,
+        &mut groups,
+        &mut playouts,
+        abort,
+        &mut progress,
+    )
+    .unwrap_or(Seq { score: 0, moves: Vec::new(), tiles_left: board.tiles() });
     Outcome {
         cleared: seq.tiles_left == 0,
         tiles_left: seq.tiles_left,
@@ -199,6 +246,6 @@ pub fn search_from(
         layers: seq.moves.len(),
         moves: seq.moves,
         nodes: playouts,
-        aborted: false,
+        aborted: stopped(abort),
     }
 }

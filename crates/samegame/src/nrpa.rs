@@ -30,6 +30,8 @@
 //! moves, then the lexicographically smaller move list): the same answer on any number of
 //! threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::beam::Outcome;
@@ -38,8 +40,10 @@ use crate::groups::{group_at, Group, Groups};
 use crate::rules::Rules;
 use crate::trace::Move;
 
-/// How the tabu colour (the most frequent colour of the root board) is treated.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How the tabu colour (the most frequent colour of the root board) is treated. In JSON it
+/// is its text form: `"strict"`, `"off"` or a logit such as `"-2"`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum Tabu {
     /// No tabu colour: every group is a candidate with bias 0 (plus the size bias).
     Off,
@@ -62,6 +66,20 @@ impl std::str::FromStr for Tabu {
                 _ => Err(format!("prior `{t}`: expected strict, off or a finite logit like -2")),
             },
         }
+    }
+}
+
+impl TryFrom<String> for Tabu {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Tabu, String> {
+        s.parse()
+    }
+}
+
+impl From<Tabu> for String {
+    fn from(t: Tabu) -> String {
+        t.to_string()
     }
 }
 
@@ -266,10 +284,13 @@ struct Run<'a> {
     weight: Vec<f64>,
     probs: Vec<f64>,
     playouts: u64,
+    abort: Option<&'a AtomicBool>,
+    /// Set once the abort flag has been seen: every level stops at its next iteration.
+    stopped: bool,
 }
 
 impl<'a> Run<'a> {
-    fn new(cfg: &'a Config, root: &'a Board, seed: u64) -> Run<'a> {
+    fn new(cfg: &'a Config, root: &'a Board, seed: u64, abort: Option<&'a AtomicBool>) -> Run<'a> {
         Run {
             cfg,
             root,
@@ -281,7 +302,18 @@ impl<'a> Run<'a> {
             weight: Vec::new(),
             probs: Vec::new(),
             playouts: 0,
+            abort,
+            stopped: false,
         }
+    }
+
+    /// Whether the caller's abort flag is set (remembered in `stopped`).
+    #[inline]
+    fn stop(&mut self) -> bool {
+        if self.abort.is_some_and(|a| a.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// The candidates of the current list (indices) and their biases, into `self.cand` and
@@ -391,14 +423,15 @@ impl<'a> Run<'a> {
     }
 
     /// A level-`level` search (`level >= 1`) with a copy of `pol`, starting from `start` as
-    /// its best game if given.
+    /// its best game if given. `None` only when stopped before any whole game was seen (or
+    /// with zero iterations).
     fn nested(
         &mut self,
         level: u32,
         pol: &Policy,
         start: Option<Game>,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Game {
+    ) -> Option<Game> {
         let mut pol = pol.clone();
         let mut best = start;
         if let Some(b) = &best {
@@ -406,10 +439,18 @@ impl<'a> Run<'a> {
         }
         let mut cur = Game::default();
         for it in 0..self.cfg.iterations {
+            if self.stop() {
+                break;
+            }
             if level == 1 {
                 self.playout(&pol, &mut cur);
             } else {
-                cur = self.nested(level - 1, &pol, None, &mut |_| {});
+                cur = match self.nested(level - 1, &pol, None, &mut |_| {}) {
+                    Some(g) => g,
+                    // Cut short before the level below saw a whole game.
+                    None if self.stopped => break,
+                    None => Game::default(),
+                };
             }
             match &mut best {
                 Some(b) if cur.score < b.score => {}
@@ -423,7 +464,7 @@ impl<'a> Run<'a> {
                 playouts: self.playouts,
             });
         }
-        best.unwrap_or_default()
+        best
     }
 
     /// `moves` replayed from the root as a [`Game`] (candidates as a playout would record
@@ -493,9 +534,10 @@ fn run_one(
     cfg: &Config,
     seed: u64,
     known: Option<&Outcome>,
+    abort: Option<&AtomicBool>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Outcome {
-    let mut run = Run::new(cfg, board, seed);
+    let mut run = Run::new(cfg, board, seed, abort);
     if run.groups.find(board, cfg.rules.min_group).is_empty() {
         let g = Game { tiles_left: board.tiles(), ..Game::default() };
         let score = if board.is_clear() { cfg.rules.clear_bonus } else { 0 };
@@ -511,9 +553,14 @@ fn run_one(
             _ => g,
         }
     } else {
-        run.nested(cfg.level, &pol, start, progress)
+        match run.nested(cfg.level, &pol, start, progress) {
+            Some(g) => g,
+            // Stopped before any whole game: no moves from the root (not a finished game).
+            None if run.stopped => Game { tiles_left: board.tiles(), ..Game::default() },
+            None => Game::default(),
+        }
     };
-    outcome(best, run.playouts)
+    Outcome { aborted: run.stopped, ..outcome(best, run.playouts) }
 }
 
 /// Runs the search from `board` (`cfg.runs` independent runs, in parallel, the best kept);
@@ -531,10 +578,25 @@ pub fn search_from(
     known: Option<&Outcome>,
     progress: impl FnMut(&Progress) + Send,
 ) -> Outcome {
+    search_from_with_abort(board, cfg, known, None, progress)
+}
+
+/// Like [`search_from`], but `abort` stops every run (checked before each iteration of every
+/// level, so within about one playout). A stopped search returns, with `aborted` set, the
+/// best whole game it had found (or `known`); when it had none yet, an empty move list from
+/// `board` (not a finished game). Without the flag set the answer is exactly that of
+/// [`search_from`].
+pub fn search_from_with_abort(
+    board: &Board,
+    cfg: &Config,
+    known: Option<&Outcome>,
+    abort: Option<&AtomicBool>,
+    progress: impl FnMut(&Progress) + Send,
+) -> Outcome {
     let runs = cfg.runs.max(1);
     if runs == 1 {
         let mut progress = progress;
-        return run_one(board, cfg, cfg.seed, known, &mut progress);
+        return run_one(board, cfg, cfg.seed, known, abort, &mut progress);
     }
     let progress = std::sync::Mutex::new(progress);
     let outs: Vec<Outcome> = (0..runs)
@@ -547,9 +609,9 @@ pub fn search_from(
                         f(p);
                     }
                 };
-                run_one(board, cfg, seed, known, &mut report)
+                run_one(board, cfg, seed, known, abort, &mut report)
             } else {
-                run_one(board, cfg, seed, known, &mut |_| {})
+                run_one(board, cfg, seed, known, abort, &mut |_| {})
             }
         })
         .collect();
@@ -559,11 +621,13 @@ pub fn search_from(
 /// The best of several searches' answers by [`Outcome::better_than`], with their nodes summed.
 fn best_of(outs: Vec<Outcome>) -> Outcome {
     let nodes = outs.iter().map(|o| o.nodes).sum();
+    let aborted = outs.iter().any(|o| o.aborted);
     let mut out = outs
         .into_iter()
         .reduce(|a, b| if b.better_than(&a) { b } else { a })
         .expect("at least one search");
     out.nodes = nodes;
+    out.aborted = aborted;
     out
 }
 
@@ -581,9 +645,23 @@ pub fn search_portfolio(
     known: Option<&Outcome>,
     progress: impl FnMut(&Progress) + Send,
 ) -> Outcome {
+    search_portfolio_with_abort(board, cfg, priors, known, None, progress)
+}
+
+/// Like [`search_portfolio`], but `abort` stops every member as in
+/// [`search_from_with_abort`]; the best of the members' answers is kept as usual and
+/// `aborted` is set if any member was stopped.
+pub fn search_portfolio_with_abort(
+    board: &Board,
+    cfg: &Config,
+    priors: &[Tabu],
+    known: Option<&Outcome>,
+    abort: Option<&AtomicBool>,
+    progress: impl FnMut(&Progress) + Send,
+) -> Outcome {
     if priors.len() <= 1 {
         let cfg = Config { tabu: priors.first().copied().unwrap_or(cfg.tabu), ..*cfg };
-        return search_from(board, &cfg, known, progress);
+        return search_from_with_abort(board, &cfg, known, abort, progress);
     }
     let progress = std::sync::Mutex::new(progress);
     let outs: Vec<Outcome> = priors
@@ -592,13 +670,13 @@ pub fn search_portfolio(
         .map(|(i, &tabu)| {
             let cfg = Config { tabu, ..*cfg };
             if i == 0 {
-                search_from(board, &cfg, known, |p: &Progress| {
+                search_from_with_abort(board, &cfg, known, abort, |p: &Progress| {
                     if let Ok(mut f) = progress.lock() {
                         f(p);
                     }
                 })
             } else {
-                search_from(board, &cfg, known, |_: &Progress| {})
+                search_from_with_abort(board, &cfg, known, abort, |_: &Progress| {})
             }
         })
         .collect();
@@ -654,7 +732,7 @@ mod tests {
     fn adaptation_favours_the_best_game() {
         let b = Board::random(8, 8, 4, 3);
         let cfg = Config::new(1);
-        let mut run = Run::new(&cfg, &b, 5);
+        let mut run = Run::new(&cfg, &b, 5, None);
         let mut pol = Policy::new();
         let mut g = Game::default();
         run.playout(&pol, &mut g);

@@ -32,6 +32,7 @@
 //! to count what they save), and a node budget.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Board, MAX_COLORS};
 use crate::groups::Groups;
@@ -154,8 +155,9 @@ pub struct ProveStats {
     pub refuted: u64,
 }
 
-struct Prover {
+struct Prover<'a> {
     min_group: u32,
+    abort: Option<&'a AtomicBool>,
     refutations: bool,
     max_nodes: u64,
     dead: HashSet<u64>,
@@ -164,12 +166,15 @@ struct Prover {
     out_of_budget: bool,
 }
 
-impl Prover {
+impl Prover<'_> {
     fn dfs(&mut self, board: &Board, depth: usize, path: &mut Vec<Move>) -> bool {
         if board.is_clear() {
             return true;
         }
-        if self.stats.nodes >= self.max_nodes {
+        if self.stats.nodes >= self.max_nodes
+            || (self.stats.nodes & 1023 == 0
+                && self.abort.is_some_and(|a| a.load(Ordering::Relaxed)))
+        {
             self.out_of_budget = true;
             return false;
         }
@@ -218,8 +223,22 @@ pub fn prove(
     refutations: bool,
     max_nodes: u64,
 ) -> (Verdict, ProveStats) {
+    prove_with_abort(board, min_group, refutations, max_nodes, None)
+}
+
+/// Like [`prove`], but `abort` stops the search (checked every 1,024 positions): a stopped
+/// search answers [`Verdict::Unknown`], as when the node budget runs out. Without the flag
+/// set the answer and the counts are exactly those of [`prove`].
+pub fn prove_with_abort(
+    board: &Board,
+    min_group: u32,
+    refutations: bool,
+    max_nodes: u64,
+    abort: Option<&AtomicBool>,
+) -> (Verdict, ProveStats) {
     let mut p = Prover {
         min_group: min_group.max(2),
+        abort,
         refutations,
         max_nodes,
         dead: HashSet::new(),

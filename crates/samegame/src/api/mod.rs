@@ -1,0 +1,287 @@
+//! The typed API behind every `bitarcade samegame` verb, for the CLI, a web server and Python
+//! alike: each verb is a request struct in (plain data, `serde`, defaults in its `Default`),
+//! a [`Control`] (abort flag, progress callback) beside it, and a response struct out.
+//!
+//! | verb | request | response |
+//! |------|---------|----------|
+//! | [`gen`] | [`GenRequest`] | [`GenResponse`] |
+//! | [`solve()`] | [`SolveRequest`] | [`SolveResponse`] |
+//! | [`show`] | [`ShowRequest`] | [`ShowResponse`] |
+//! | [`replay`] | [`ReplayRequest`] | [`ReplayResponse`] |
+//! | [`prove()`] | [`ProveRequest`] | [`ProveResponse`] |
+//! | [`bench()`] | [`BenchRequest`] | [`BenchResponse`] |
+//!
+//! The API reads no file and prints nothing: the caller passes board files in as bytes
+//! ([`BoardFile`]) and game records as parsed [`Record`]s, and writes what the response
+//! holds. Error messages are the CLI's, flag names included.
+//!
+//! Every answer a solver gives is replayed through the checked engine
+//! ([`trace::verify`](crate::trace::verify)) before it is returned.
+//!
+//! ```
+//! use samegame::api::{solve, BoardFile, Control, SolveRequest};
+//!
+//! let req = SolveRequest {
+//!     file: Some(BoardFile::text("board.txt", "112\n122\n")),
+//!     width: Some(10),
+//!     record: true,
+//!     ..SolveRequest::default()
+//! };
+//! let out = solve(&req, Control::new()).unwrap();
+//! assert_eq!(out.boards[0].score, 1002); // both groups of three, then the clear bonus
+//! assert!(out.boards[0].cleared);
+//! let rec = out.boards[0].record.as_ref().unwrap();
+//! assert_eq!(rec.moves.len(), 2);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{self, Board};
+use crate::trace::{self, Record};
+use crate::Rules;
+
+mod bench;
+mod prove;
+mod solve;
+
+pub use bench::{
+    bench, bench_each, BenchEvent, BenchRequest, BenchResponse, ClearRow, EngineRow, GameRow,
+    PassRow, ProveRow, StandardRow, Suite, ThreadRow,
+};
+pub use bits::job::{Control, Error, Progress, Shard};
+pub use prove::{prove, prove_each, Proof, ProveRequest, ProveResponse};
+pub use solve::{
+    solve, solve_each, Search, SolveEval, SolveGoal, SolveRequest, SolveResponse, Solved,
+};
+
+/// A board file as the caller read it: a name for messages (a path, or `<stdin>`) and its
+/// bytes, either the text form (rows top first, digits `0`-`7`, `.` empty, blank lines
+/// between boards) or sgbust's BGF2.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BoardFile {
+    /// The name used in error messages (`board.txt: board starting at line 3: ...`).
+    pub name: String,
+    /// The file's bytes.
+    pub data: Vec<u8>,
+}
+
+impl BoardFile {
+    /// A text board file.
+    pub fn text(name: impl Into<String>, text: impl Into<String>) -> Self {
+        BoardFile { name: name.into(), data: text.into().into_bytes() }
+    }
+
+    /// Every board of the file, with its minimum group size if the file names one (BGF2).
+    pub fn boards(&self) -> Result<Vec<(Board, Option<u32>)>, Error> {
+        let name = &self.name;
+        if self.data.starts_with(b"BGF2") {
+            let (b, mg) =
+                Board::from_bgf2(&self.data).map_err(|e| Error::input(format!("{name}: {e}")))?;
+            return Ok(vec![(b, Some(u32::from(mg)))]);
+        }
+        let text = std::str::from_utf8(&self.data)
+            .map_err(|_| Error::input(format!("{name}: not UTF-8 text nor BGF2")))?;
+        let boards = board::parse_many(text).map_err(|(line, e)| {
+            Error::input(format!("{name}: board starting at line {line}: {e}"))
+        })?;
+        if boards.is_empty() {
+            return Err(Error::input(format!("{name}: no board found")));
+        }
+        Ok(boards.into_iter().map(|(_, b)| (b, None)).collect())
+    }
+}
+
+/// Moves as `[x, y]` pairs (the JSON form of the responses).
+fn pairs(moves: &[trace::Move]) -> Vec<[u8; 2]> {
+    moves.iter().map(|&(x, y)| [x, y]).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// gen
+
+/// `gen`: random boards (uniform colours from the seeded xoshiro256** stream).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GenRequest {
+    /// Columns (1-64).
+    pub width: usize,
+    /// Rows (1-32).
+    pub height: usize,
+    /// Colours (1-8).
+    pub colors: usize,
+    /// Seed of the first board; board k uses seed `seed + k`.
+    pub seed: u64,
+    /// Number of boards (1 to 1,000,000).
+    pub count: usize,
+    /// Also encode the first board in sgbust's BGF2 format (minimum group 2).
+    pub bgf2: bool,
+}
+
+impl Default for GenRequest {
+    fn default() -> Self {
+        GenRequest { width: 15, height: 15, colors: 5, seed: 1, count: 1, bgf2: false }
+    }
+}
+
+/// What [`gen`] made.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GenResponse {
+    /// The boards in the text form (each ends in a newline); one board when `bgf2` was asked.
+    pub boards: Vec<String>,
+    /// The first board as a BGF2 file, when asked.
+    pub bgf2: Option<Vec<u8>>,
+}
+
+/// Generates boards.
+pub fn gen(req: &GenRequest, _ctl: Control) -> Result<GenResponse, Error> {
+    let (w, h, c) = (req.width, req.height, req.colors);
+    if !(1..=board::MAX_WIDTH).contains(&w) {
+        return Err(Error::input(format!("--width {w}: must be 1 to 64")));
+    }
+    if !(1..=board::MAX_HEIGHT).contains(&h) {
+        return Err(Error::input(format!("--height {h}: must be 1 to 32")));
+    }
+    if !(1..=board::MAX_COLORS).contains(&c) {
+        return Err(Error::input(format!("--colors {c}: must be 1 to 8")));
+    }
+    if req.count == 0 || req.count > 1_000_000 {
+        return Err(Error::input("--count must be 1 to 1000000"));
+    }
+    if req.bgf2 {
+        let b = Board::random(w, h, c, req.seed);
+        return Ok(GenResponse { boards: vec![b.to_string()], bgf2: Some(b.to_bgf2(2)) });
+    }
+    let boards = (0..req.count)
+        .map(|k| Board::random(w, h, c, req.seed.wrapping_add(k as u64)).to_string())
+        .collect();
+    Ok(GenResponse { boards, bgf2: None })
+}
+
+// ---------------------------------------------------------------------------------------
+// replay and show
+
+/// An empty game on a one-tile board (the default of the record requests).
+fn empty_record() -> Record {
+    let b: Board = "0\n".parse().expect("a one-tile board");
+    let rules = Rules::default();
+    let v = trace::verify(&b, &[], &rules).expect("no moves");
+    Record::new(&b, &rules, &[], &v)
+}
+
+/// `replay`: check a game record (every move legal, every count and total as recorded).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReplayRequest {
+    /// The record's name in messages (its path, say).
+    pub name: String,
+    /// The record.
+    pub record: Record,
+}
+
+impl Default for ReplayRequest {
+    fn default() -> Self {
+        ReplayRequest { name: "<record>".into(), record: empty_record() }
+    }
+}
+
+/// What [`replay`] established.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReplayResponse {
+    /// Always true (a bad record is an error).
+    pub ok: bool,
+    /// Moves in the record.
+    pub moves: usize,
+    /// Total points.
+    pub score: i64,
+    /// Tiles left at the end.
+    pub tiles_left: u32,
+    /// Whether the board ends empty.
+    pub cleared: bool,
+}
+
+/// Checks a record; a bad one is [`Error::Failed`] naming the first bad step.
+pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Error> {
+    let rec = &req.record;
+    let v = trace::replay(rec).map_err(|e| Error::failed(format!("{}: {e}", req.name)))?;
+    Ok(ReplayResponse {
+        ok: true,
+        moves: rec.moves.len(),
+        score: v.score,
+        tiles_left: v.tiles_left,
+        cleared: v.cleared,
+    })
+}
+
+/// `show`: every step of a recorded game with the clicked group marked.
+pub type ShowRequest = ReplayRequest;
+
+/// One step of [`show`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ShowStep {
+    /// Column of the click.
+    pub x: u8,
+    /// Row of the click (from the bottom).
+    pub y: u8,
+    /// Tiles removed.
+    pub removed: u32,
+    /// Points scored.
+    pub points: i64,
+    /// The board before the move, rows top first, the clicked group's tiles as `*`.
+    pub rows: Vec<String>,
+}
+
+/// What [`show`] gives: the steps and the final board.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ShowResponse {
+    /// Every move, in order.
+    pub steps: Vec<ShowStep>,
+    /// Tiles left at the end.
+    pub tiles_left: u32,
+    /// Points of all moves.
+    pub points: i64,
+    /// Whether the board ends empty.
+    pub cleared: bool,
+    /// The final board, rows top first.
+    pub last: Vec<String>,
+}
+
+/// Checks a record (as [`replay`]) and draws each step.
+pub fn show(req: &ShowRequest, _ctl: Control) -> Result<ShowResponse, Error> {
+    let (rec, name) = (&req.record, &req.name);
+    let v = trace::replay(rec).map_err(|e| Error::failed(format!("{name}: {e}")))?;
+    let mut board: Board =
+        rec.board.parse().map_err(|e| Error::input(format!("{name}: board: {e}")))?;
+    let rules = Rules::try_from(&rec.rules).map_err(Error::input)?;
+    let mut steps = Vec::with_capacity(rec.moves.len());
+    let mut total = 0;
+    for (i, m) in rec.moves.iter().enumerate() {
+        let (_, cells) =
+            crate::groups::group_at(&board, m.x.into(), m.y.into()).ok_or_else(|| {
+                Error::failed(format!("move {}: no tile at ({}, {})", i + 1, m.x, m.y))
+            })?;
+        let rows = (0..board.height())
+            .map(|ty| {
+                let y = (board.height() - 1 - ty) as u32;
+                (0..board.width())
+                    .map(|x| match board.cell(x, y) {
+                        Some(_) if cells[x] >> y & 1 == 1 => '*',
+                        Some(c) => (b'0' + c) as char,
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        steps.push(ShowStep { x: m.x, y: m.y, removed: m.removed, points: m.points, rows });
+        crate::play(&mut board, m.x.into(), m.y.into(), &rules)
+            .map_err(|e| Error::failed(format!("move {}: {e}", i + 1)))?;
+        total += m.points;
+    }
+    Ok(ShowResponse {
+        steps,
+        tiles_left: v.tiles_left,
+        points: total,
+        cleared: v.cleared,
+        last: board.to_string().lines().map(String::from).collect(),
+    })
+}
