@@ -6,7 +6,7 @@
 //! - [`play`]: seeded batches (or one Sequence stream) with the expectimax, every record
 //!   replayed; [`decide`]: the value of every column of one position; [`replay`]: check
 //!   records; [`sweep`]: the engine against the reference; [`ab`]: two evaluators on the
-//!   same seeds; [`bench`]: throughput and table timings; [`fit`]: fit the `fitted` weights;
+//!   same seeds; [`bench()`]: throughput and table timings; [`fit`]: fit the `fitted` weights;
 //!   [`mix`]: linear mixes of fitted weights; [`train`]: train an n-tuple network.
 //! - No verb reads or writes files or prints: weight files, streams and records come in as
 //!   text or bytes ([`InputFile`], [`EvalSpec`]), training checkpoints go out through a
