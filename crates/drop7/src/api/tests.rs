@@ -172,3 +172,32 @@ fn eval_files_lists_the_named_files() {
     let e = EvalChoice::parse("--eval", &spec).unwrap_err();
     assert_eq!(e.message(), "--eval: cannot read missing.d7n: not given");
 }
+
+/// Side-by-side timing of the searcher without and with an (unset) abort flag, alternating:
+/// `cargo test -p drop7 --lib -- --ignored abort_check_cost --nocapture`.
+#[test]
+#[ignore = "a timing, not a check"]
+fn abort_check_cost() {
+    use crate::search::{Searcher, Stats};
+    let rules = Rules::new(Mode::Hardcore);
+    let pos: crate::Position = START.parse().unwrap();
+    let flag = AtomicBool::new(false);
+    let (mut plain, mut checked) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut s = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(16));
+        let a = s.decide(&pos, 4);
+        let sa: Stats = s.stats;
+        plain.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let mut s = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(16))
+            .with_abort(Some(&flag));
+        let b = s.decide(&pos, 4);
+        checked.push(t.elapsed().as_secs_f64());
+        assert_eq!(a, b);
+        assert_eq!(sa, s.stats);
+    }
+    plain.sort_by(f64::total_cmp);
+    checked.sort_by(f64::total_cmp);
+    println!("depth 4: no abort {:.4} s, unset flag {:.4} s (medians of 5)", plain[2], checked[2]);
+}
