@@ -1,20 +1,15 @@
 //! `bitarcade drop7 ...`: play, decide, bench, replay, sweep and A/B-test Drop7.
+//!
+//! Clap arguments, their conversion into `drop7::api` requests, one call, printing and
+//! files: the logic lives in `drop7::api`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use drop7::engine::{poppers, poppers_table, ListDraws, RandomDraws, Recording};
-use drop7::reference::{compare_random_game, RefGame};
-use drop7::search::ntuple::{self, Meta, NTuple, NTupleEval, NTupleMean};
-use drop7::search::{
-    play_games, BatchSpec, ChanceModel, Crowding, DepthRule, Direct, Evaluator, Fitted, GameEvent,
-    GameResult, NoTable, Options, PointsOnly, Pressure, Ready, SearchDraws, Searcher, SetAssoc,
-    Shape, Stats, Table, MAX_DEPTH,
-};
-use drop7::trace::{verify, GameRecord};
-use drop7::{Mode, Position, Rules};
+use drop7::api::{self, Control, EvalSpec, InputFile, Progress, SearchOptions, Shard};
+use drop7::search::DepthRule;
 use serde::Serialize;
 
 use crate::common::{
@@ -90,6 +85,13 @@ enum Drop7Command {
         bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --from tc.d7n --out tc2.d7n\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
+    /// Linear mixes of `fitted` weight files: K1 * FILE1 + K2 * FILE2 + ... feature by
+    /// feature, for `--eval fitted:@OUT`.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 mix 0.5 ready 0.5 results/fitted/big.end.txt > mix.txt\n  \
+        bitarcade drop7 mix 1 ready --out ready.txt\n  \
+        bitarcade drop7 ab --a fitted:@mix.txt --b ready --reveals paired --depth 3 --games 128")]
+    Mix(MixArgs),
 }
 
 /// The rules and the searcher.
@@ -163,49 +165,6 @@ struct SearchOpts {
     max_depth: Option<u32>,
 }
 
-impl SearchOpts {
-    /// The depth rule: --depth, or --budget with --min-depth and --max-depth.
-    fn rule(&self) -> CliResult<DepthRule> {
-        let Some(moves) = self.budget else {
-            return Ok(DepthRule::Fixed(self.depth));
-        };
-        let min = self.min_depth.unwrap_or(3);
-        let max = self.max_depth.unwrap_or(6);
-        if !(1..=MAX_DEPTH).contains(&min) {
-            return Err(CliError::input(format!("--min-depth {min}: expected 1..={MAX_DEPTH}")));
-        }
-        if !(1..=MAX_DEPTH).contains(&max) {
-            return Err(CliError::input(format!("--max-depth {max}: expected 1..={MAX_DEPTH}")));
-        }
-        if min > max {
-            return Err(CliError::input(format!("--min-depth {min} is above --max-depth {max}")));
-        }
-        if self.reveal_samples.contains(',') {
-            return Err(CliError::input(
-                "--reveal-samples with a list is keyed to one depth: not with --budget",
-            ));
-        }
-        Ok(DepthRule::Budget { moves, min, max })
-    }
-
-    /// The reveal samples by remaining depth.
-    fn reveal_by_depth(&self) -> CliResult<[u32; 8]> {
-        let bad = || {
-            CliError::input(format!(
-                "--reveal-samples {:?}: expected N or N,N,... with each N in 1..=64",
-                self.reveal_samples
-            ))
-        };
-        let list: Vec<u32> = self
-            .reveal_samples
-            .split(',')
-            .map(|x| x.trim().parse::<u32>().ok().filter(|n| (1..=64).contains(n)))
-            .collect::<Option<_>>()
-            .ok_or_else(bad)?;
-        Ok(drop7::search::reveal_by_depth(&list, self.rule()?.max_depth()))
-    }
-}
-
 #[derive(Args, Debug)]
 struct PlayArgs {
     #[command(flatten)]
@@ -218,6 +177,10 @@ struct PlayArgs {
     /// `--first-game 8 --games 8`, ...) concatenate into exactly the full run.
     #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
     first_game: u64,
+    /// Play part K of N of those games (contiguous, each game with its seed in the whole
+    /// batch), so the shards 1/N..N/N concatenate into exactly the full run.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 100_000)]
     max_moves: u32,
@@ -290,6 +253,10 @@ struct SweepArgs {
     /// Move cap per game.
     #[arg(long, default_value_t = 10_000)]
     max_moves: u32,
+    /// Compare part K of N of the games (contiguous; the turn counts of the shards add up
+    /// to the full run's).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -389,1588 +356,9 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Ab(a) => ab(a),
         Drop7Command::Fit(a) => fit(a),
         Drop7Command::Train(a) => train(a),
+        Drop7Command::Mix(a) => mix(a),
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// Options
-
-fn parse_mode(s: &str) -> CliResult<Mode> {
-    s.parse::<Mode>().map_err(|e| CliError::input(format!("--mode: {e}")))
-}
-
-fn rules_of(o: &SearchOpts) -> CliResult<Rules> {
-    let mut rules = Rules::new(parse_mode(&o.mode)?);
-    let bad = || {
-        CliError::input(format!(
-            "--gray-share {:?}: expected NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
-            o.gray_share
-        ))
-    };
-    let (n, d) = o.gray_share.split_once('/').ok_or_else(bad)?;
-    let n: u32 = n.trim().parse().map_err(|_| bad())?;
-    let d: u32 = d.trim().parse().map_err(|_| bad())?;
-    if d == 0 || n > d {
-        return Err(bad());
-    }
-    rules.gray_share = (n, d);
-    rules.fatal_rise_bonus = o.fatal_rise_bonus;
-    rules.rise_chain_continues = !o.no_rise_chain;
-    Ok(rules)
-}
-
-fn reveals_label(o: &SearchOpts) -> String {
-    if o.reveals == "paired" {
-        "paired".into()
-    } else {
-        format!("sampled:{}", o.reveal_samples)
-    }
-}
-
-fn chance_schedule_of(o: &SearchOpts) -> CliResult<Option<[ChanceModel; 8]>> {
-    let Some(text) = &o.strata_schedule else { return Ok(None) };
-    let bad = || {
-        CliError::input(format!(
-            "--strata-schedule {text:?}: expected K or K,K,... with each K in 0..=7"
-        ))
-    };
-    let list: Vec<u8> = text
-        .split(',')
-        .map(|x| x.trim().parse::<u8>().ok().filter(|k| *k <= 7))
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
-    if list.is_empty() || list.len() > 8 {
-        return Err(bad());
-    }
-    let mut out = [ChanceModel::Exact; 8];
-    for (i, m) in out.iter_mut().enumerate() {
-        let k = *list.get(i).or(list.last()).expect("non-empty");
-        *m = if k == 0 { ChanceModel::Exact } else { ChanceModel::Strata(k) };
-    }
-    Ok(Some(out))
-}
-
-fn chance_of(o: &SearchOpts) -> ChanceModel {
-    if o.strata == 0 {
-        ChanceModel::Exact
-    } else {
-        ChanceModel::Strata(o.strata)
-    }
-}
-
-/// A parsed evaluator choice.
-#[derive(Clone, Debug)]
-enum EvalChoice {
-    Crowding(Crowding),
-    Shape(Shape),
-    Options(Options),
-    Ready(Ready),
-    Pressure(Pressure),
-    /// The weights and the label they were given by.
-    Fitted(Box<Fitted>, String),
-    /// An n-tuple network and the label it was given by.
-    NTuple(NTupleEval, String),
-    NTupleMean(NTupleMean, String),
-    Points,
-}
-
-/// Parses weights in the form `drop7 fit --out` writes: one weight per line, optionally
-/// after its feature's name (which must then be the feature's); blank lines and `#` lines
-/// are skipped. `what` names the source in errors.
-fn parse_weights(what: &str, text: &str) -> CliResult<Fitted> {
-    use drop7::search::eval::{FEATURES, FEATURE_NAMES};
-    let mut w = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |why: String| CliError::input(format!("{what}:{}: {why}", i + 1));
-        let mut parts = line.split_whitespace();
-        let (name, value) = match (parts.next(), parts.next(), parts.next()) {
-            (Some(v), None, _) => (None, v),
-            (Some(n), Some(v), None) => (Some(n), v),
-            _ => return Err(bad("expected `NAME WEIGHT` or `WEIGHT`".into())),
-        };
-        if w.len() >= FEATURES {
-            return Err(bad(format!("more than {FEATURES} weights")));
-        }
-        if let Some(n) = name {
-            if n != FEATURE_NAMES[w.len()] {
-                return Err(bad(format!(
-                    "feature {} is {:?}, not {n:?}",
-                    w.len() + 1,
-                    FEATURE_NAMES[w.len()]
-                )));
-            }
-        }
-        let x: f64 = value
-            .parse()
-            .ok()
-            .filter(|x: &f64| x.is_finite())
-            .ok_or_else(|| bad(format!("{value:?} is not a finite number")))?;
-        w.push(x);
-    }
-    let weights: [f64; FEATURES] = w.try_into().map_err(|w: Vec<f64>| {
-        CliError::input(format!("{what}: {} weights, expected {FEATURES}", w.len()))
-    })?;
-    Ok(Fitted { weights })
-}
-
-/// `fitted[:W1,..,W33|:@FILE][*SCALE]`.
-fn parse_fitted(flag: &str, s: &str) -> CliResult<Fitted> {
-    let bad = |why: &str| CliError::input(format!("{flag} {s:?}: {why}"));
-    let (body, scale) = match s.rsplit_once('*') {
-        Some((b, k)) => {
-            let k: f64 = k
-                .trim()
-                .parse()
-                .ok()
-                .filter(|k: &f64| k.is_finite())
-                .ok_or_else(|| bad("the scale after `*` must be a finite number"))?;
-            (b, k)
-        }
-        None => (s, 1.0),
-    };
-    let fitted = match body.strip_prefix("fitted") {
-        Some("") => Fitted::default(),
-        Some(rest) => match rest.strip_prefix(':') {
-            Some(file) if file.starts_with('@') => {
-                let path = PathBuf::from(&file[1..]);
-                let text = std::fs::read_to_string(&path).map_err(|e| {
-                    CliError::input(format!("{flag}: cannot read {}: {e}", path.display()))
-                })?;
-                parse_weights(&path.display().to_string(), &text)?
-            }
-            Some(list) => parse_weights(flag, &list.replace(',', "\n"))?,
-            None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
-        },
-        None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
-    };
-    Ok(if scale == 1.0 { fitted } else { fitted.scaled(scale) })
-}
-
-impl EvalChoice {
-    fn parse(flag: &str, s: &str) -> CliResult<EvalChoice> {
-        let bad = |why: &str| CliError::input(format!("{flag} {s:?}: {why}"));
-        if s.starts_with("fitted") {
-            return Ok(EvalChoice::Fitted(Box::new(parse_fitted(flag, s)?), s.to_string()));
-        }
-        if let Some(rest) = s.strip_prefix("ntuple") {
-            let Some(files) = rest.strip_prefix(":@") else {
-                return Err(bad(
-                    "use ntuple:@FILE (a weight file from `drop7 train`) or ntuple:@A+@B..",
-                ));
-            };
-            let mut nets = Vec::new();
-            for file in files.split("+@") {
-                nets.push(Arc::new(read_net(flag, std::path::Path::new(file))?.0));
-            }
-            return Ok(if nets.len() == 1 {
-                EvalChoice::NTuple(NTupleEval(nets.remove(0)), s.to_string())
-            } else {
-                EvalChoice::NTupleMean(NTupleMean(nets), s.to_string())
-            });
-        }
-        match s.split_once(':') {
-            None if s == "points" => Ok(EvalChoice::Points),
-            None if s == "crowding" => Ok(EvalChoice::Crowding(Crowding::default())),
-            None if s == "shape" => Ok(EvalChoice::Shape(Shape::default())),
-            None if s == "options" => Ok(EvalChoice::Options(Options::default())),
-            None if s == "ready" => Ok(EvalChoice::Ready(Ready::default())),
-            None if s == "pressure" => Ok(EvalChoice::Pressure(Pressure::default())),
-            Some((name @ ("crowding" | "shape" | "options" | "ready" | "pressure"), w)) => {
-                let v: Vec<f64> = w
-                    .split(',')
-                    .map(|x| x.trim().parse::<f64>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| bad("weights must be numbers"))?;
-                let want = match name {
-                    "crowding" => 5,
-                    "ready" | "pressure" => 7,
-                    _ => 6,
-                };
-                if v.len() != want || v.iter().any(|x| !x.is_finite()) {
-                    return Err(bad(
-                        "crowding takes 5 weights DISC,SOLID,CRACKED,TALL,FULL; shape adds MISMATCH, options OPTIONS, ready READY,LATENT, pressure NEAR,EXPOSED",
-                    ));
-                }
-                let c = Crowding { disc: v[0], solid: v[1], cracked: v[2], tall: v[3], full: v[4] };
-                Ok(match name {
-                    "crowding" => EvalChoice::Crowding(c),
-                    "shape" => EvalChoice::Shape(Shape { crowding: c, mismatch: v[5] }),
-                    "ready" => EvalChoice::Ready(Ready { crowding: c, ready: v[5], latent: v[6] }),
-                    "pressure" => {
-                        EvalChoice::Pressure(Pressure { crowding: c, near: v[5], exposed: v[6] })
-                    }
-                    _ => EvalChoice::Options(Options { crowding: c, options: v[5] }),
-                })
-            }
-            _ => {
-                Err(bad("use crowding[:W1,..,W5], shape[:W1,..,W6], options[:W1,..,W6], ready[:W1,..,W7], pressure[:W1,..,W7], fitted[:W1,..,W33|:@FILE][*SCALE], ntuple:@FILE or points"))
-            }
-        }
-    }
-
-    fn label(&self) -> String {
-        match self {
-            EvalChoice::Points => "points".into(),
-            EvalChoice::Fitted(_, label) => label.clone(),
-            EvalChoice::NTuple(_, label) | EvalChoice::NTupleMean(_, label) => label.clone(),
-            EvalChoice::Crowding(c) => {
-                format!("crowding:{},{},{},{},{}", c.disc, c.solid, c.cracked, c.tall, c.full)
-            }
-            EvalChoice::Shape(s) => {
-                let c = s.crowding;
-                format!(
-                    "shape:{},{},{},{},{},{}",
-                    c.disc, c.solid, c.cracked, c.tall, c.full, s.mismatch
-                )
-            }
-            EvalChoice::Ready(r) => {
-                let c = r.crowding;
-                format!(
-                    "ready:{},{},{},{},{},{},{}",
-                    c.disc, c.solid, c.cracked, c.tall, c.full, r.ready, r.latent
-                )
-            }
-            EvalChoice::Pressure(p) => {
-                let c = p.crowding;
-                format!(
-                    "pressure:{},{},{},{},{},{},{}",
-                    c.disc, c.solid, c.cracked, c.tall, c.full, p.near, p.exposed
-                )
-            }
-            EvalChoice::Options(o) => {
-                let c = o.crowding;
-                format!(
-                    "options:{},{},{},{},{},{}",
-                    c.disc, c.solid, c.cracked, c.tall, c.full, o.options
-                )
-            }
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TableChoice {
-    None,
-    Direct,
-    Two,
-    Four,
-}
-
-impl TableChoice {
-    fn parse(s: &str) -> CliResult<TableChoice> {
-        match s {
-            "none" => Ok(TableChoice::None),
-            "direct" => Ok(TableChoice::Direct),
-            "2way" => Ok(TableChoice::Two),
-            "4way" => Ok(TableChoice::Four),
-            _ => Err(CliError::input(format!("--table {s:?}: use none, direct, 2way or 4way"))),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            TableChoice::None => "none",
-            TableChoice::Direct => "direct",
-            TableChoice::Two => "2way",
-            TableChoice::Four => "4way",
-        }
-    }
-}
-
-/// Work generic over the evaluator and the table: the CLI picks both at run time once, and
-/// everything below is monomorphised (static dispatch in the search).
-trait Job {
-    type Out;
-    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send;
-}
-
-fn dispatch<J: Job>(eval: &EvalChoice, table: TableChoice, bits: u32, job: J) -> J::Out {
-    fn with_table<J: Job, E: Evaluator + Clone + Send>(
-        e: E,
-        t: TableChoice,
-        bits: u32,
-        job: J,
-    ) -> J::Out {
-        match t {
-            TableChoice::None => job.run(e, || NoTable),
-            TableChoice::Direct => job.run(e, || Direct::new(bits)),
-            TableChoice::Two => job.run(e, || SetAssoc::<2>::new(bits)),
-            TableChoice::Four => job.run(e, || SetAssoc::<4>::new(bits)),
-        }
-    }
-    match eval {
-        EvalChoice::Crowding(c) => with_table(*c, table, bits, job),
-        EvalChoice::Shape(s) => with_table(*s, table, bits, job),
-        EvalChoice::Options(o) => with_table(*o, table, bits, job),
-        EvalChoice::Ready(r) => with_table(*r, table, bits, job),
-        EvalChoice::Pressure(p) => with_table(*p, table, bits, job),
-        EvalChoice::Fitted(f, _) => with_table(**f, table, bits, job),
-        EvalChoice::NTuple(n, _) => with_table(n.clone(), table, bits, job),
-        EvalChoice::NTupleMean(n, _) => with_table(n.clone(), table, bits, job),
-        EvalChoice::Points => with_table(PointsOnly, table, bits, job),
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Statistics
-
-#[derive(Serialize, Debug, Clone)]
-struct Summary {
-    games: usize,
-    mean: f64,
-    median: f64,
-    best: u64,
-    worst: u64,
-    sd: f64,
-    /// 95% confidence interval of the mean (Student t).
-    ci95: [f64; 2],
-}
-
-/// The two-sided 95% Student t quantile for `df` degrees of freedom (Cornish-Fisher
-/// expansion around z = 1.959964; within 0.1% for df >= 3).
-fn t95(df: f64) -> f64 {
-    let z: f64 = 1.959_964;
-    let df = df.max(1.0);
-    z + (z.powi(3) + z) / (4.0 * df)
-        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * df * df)
-}
-
-fn summary(scores: &[u64]) -> Summary {
-    let n = scores.len();
-    let mut s = scores.to_vec();
-    s.sort_unstable();
-    let mean = s.iter().map(|&x| x as f64).sum::<f64>() / n.max(1) as f64;
-    let median = if n == 0 {
-        0.0
-    } else if n % 2 == 1 {
-        s[n / 2] as f64
-    } else {
-        (s[n / 2 - 1] as f64 + s[n / 2] as f64) / 2.0
-    };
-    let var = if n > 1 {
-        s.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64
-    } else {
-        0.0
-    };
-    let sd = var.sqrt();
-    let half = t95((n.max(2) - 1) as f64) * sd / (n.max(1) as f64).sqrt();
-    Summary {
-        games: n,
-        mean,
-        median,
-        best: s.last().copied().unwrap_or(0),
-        worst: s.first().copied().unwrap_or(0),
-        sd,
-        ci95: [mean - half, mean + half],
-    }
-}
-
-/// The standard normal upper tail, `P(Z > z)`, via `erfc` (Abramowitz-Stegun 7.1.26).
-fn normal_tail(z: f64) -> f64 {
-    let x = z.abs() / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let poly = t
-        * (0.254_829_592
-            + t * (-0.284_496_736
-                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
-    let erfc = poly * (-x * x).exp();
-    let upper = erfc / 2.0;
-    if z >= 0.0 {
-        upper
-    } else {
-        1.0 - upper
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// play
-
-struct BatchJob<'a> {
-    spec: BatchSpec,
-    bar: &'a indicatif::ProgressBar,
-}
-
-impl Job for BatchJob<'_> {
-    /// The games, each with the CPU seconds of the thread that played it (when known).
-    type Out = Vec<(GameResult, Option<GameRecord>, Option<f64>)>;
-    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send,
-    {
-        // A game is played start to end on one thread: its CPU time is that thread's
-        // CPU time between the two events.
-        let first = self.spec.first;
-        let clock = std::sync::Mutex::new(vec![(None, None); self.spec.games as usize]);
-        // A long game (depth 5 spends hours on one) reports its progress: in the bar's
-        // message on a terminal, otherwise (a log file) as a stderr line at most once a minute.
-        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let started = Instant::now();
-        let last_line = std::sync::Mutex::new(vec![started; self.spec.games as usize]);
-        let out = play_games(&self.spec, &eval, make_table, |event| {
-            if let GameEvent::Moved { game, moves, score, level } = event {
-                let what = format!("game {game}: move {moves}, level {level}, score {score}");
-                if terminal {
-                    self.bar.set_message(what);
-                    return;
-                }
-                let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
-                let t = &mut last[(game - first) as usize];
-                if t.elapsed().as_secs() >= 60 {
-                    *t = Instant::now();
-                    eprintln!("drop7 {what} ({:.0} s)", started.elapsed().as_secs_f64());
-                }
-                return;
-            }
-            let now = thread_cpu_ns();
-            let mut c = clock.lock().unwrap_or_else(|e| e.into_inner());
-            match event {
-                GameEvent::Started(i) => c[(i - first) as usize].0 = now,
-                GameEvent::Finished(i) => {
-                    c[(i - first) as usize].1 = now;
-                    self.bar.inc(1);
-                }
-                GameEvent::Moved { .. } => {}
-            }
-        });
-        let clock = clock.into_inner().unwrap_or_else(|e| e.into_inner());
-        out.into_iter()
-            .zip(clock)
-            .map(|((res, rec), t)| {
-                let cpu = match t {
-                    (Some(a), Some(b)) if b >= a => Some((b - a) as f64 * 1e-9),
-                    _ => None,
-                };
-                (res, rec, cpu)
-            })
-            .collect()
-    }
-}
-
-/// A played game, its verified record and the CPU seconds it took (when known).
-type PlayedGame = (GameResult, GameRecord, Option<f64>);
-
-/// A game of a `play` report: its result and the CPU seconds it took.
-#[derive(Serialize)]
-struct GameRow {
-    #[serde(flatten)]
-    result: GameResult,
-    /// CPU seconds of the thread that played it (Linux; absent elsewhere).
-    cpu_seconds: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct PlayReport {
-    rules: Rules,
-    /// The fixed depth (null under a budget rule).
-    depth: Option<u32>,
-    /// The budget rule, if one (absent for a fixed depth).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<DepthRule>,
-    /// Decisions of all games by the depth they reached (index = depth).
-    depths: [u64; 8],
-    /// Mean search moves per decision over all games.
-    moves_per_decision: f64,
-    eval: String,
-    table: &'static str,
-    chance: String,
-    /// `paired`, or `sampled:LIST` (reveal samples from the root down).
-    reveals: String,
-    seed: u64,
-    /// Index of the first game played (`--first-game`): the games are
-    /// `first_game..first_game + games` of the batch seeded by `seed`.
-    first_game: u64,
-    summary: Summary,
-    seconds: f64,
-    seconds_per_game: f64,
-    search_moves_per_second: f64,
-    results: Vec<GameRow>,
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_batch(
-    o: &SearchOpts,
-    eval: &EvalChoice,
-    seed: u64,
-    first: u64,
-    games: u64,
-    max_moves: u32,
-    threads: &ThreadsArg,
-    label: &str,
-) -> CliResult<(Vec<PlayedGame>, f64)> {
-    let rules = rules_of(o)?;
-    let table = TableChoice::parse(&o.table)?;
-    if !o.death.is_finite() {
-        return Err(CliError::input("--death must be a finite number"));
-    }
-    let spec = BatchSpec {
-        rules,
-        chance: chance_of(o),
-        seed,
-        first,
-        games,
-        depth: o.rule()?,
-        max_moves,
-        record: true,
-        death: o.death,
-        reveal_samples: 1,
-        reveal_by_depth: o.reveal_by_depth()?,
-        paired_reveals: o.reveals == "paired",
-        chance_schedule: chance_schedule_of(o)?,
-    };
-    let bar = progress(games, label);
-    let start = Instant::now();
-    let out =
-        threads.install(|| dispatch(eval, table, o.table_bits, BatchJob { spec, bar: &bar }))?;
-    let secs = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    // Every game is replayed by the independent verifier before anything is printed.
-    let mut checked = Vec::with_capacity(out.len());
-    for (res, rec, cpu) in out {
-        let rec = rec.ok_or_else(|| CliError::failed("a game lost its record"))?;
-        let end = verify(&rec).map_err(|e| {
-            CliError::failed(format!(
-                "game with seed {}: the record does not replay: {e}",
-                res.seed
-            ))
-        })?;
-        if end.score != res.score {
-            return Err(CliError::failed(format!("game with seed {}: score mismatch", res.seed)));
-        }
-        checked.push((res, rec, cpu));
-    }
-    Ok((checked, secs))
-}
-
-struct SequenceJob {
-    death: f64,
-    reveal_by_depth: [u32; 8],
-    paired_reveals: bool,
-    rules: Rules,
-    chance: ChanceModel,
-    draws: ListDraws,
-    depth: DepthRule,
-    max_moves: u32,
-}
-
-impl Job for SequenceJob {
-    type Out = (GameResult, Option<GameRecord>);
-    fn run<E, T>(mut self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send,
-    {
-        let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
-        s.death = self.death;
-        s.reveal_by_depth = self.reveal_by_depth;
-        s.paired_reveals = self.paired_reveals;
-        let start = Position::start(&self.rules, drop7::Board::GRAY_ROW, &mut self.draws);
-        let n = self.draws.discs.len();
-        drop7::search::play_from(
-            &mut s,
-            start,
-            self.draws,
-            None,
-            self.depth,
-            self.max_moves,
-            true,
-            move |d: &ListDraws, _: &Position, _: u32| d.disc_pos >= n,
-        )
-    }
-}
-
-fn sequence_game(a: &PlayArgs, eval: &EvalChoice) -> CliResult<(Vec<PlayedGame>, f64)> {
-    let path =
-        a.stream.as_ref().ok_or_else(|| CliError::input("--mode sequence needs --stream FILE"))?;
-    if a.games != 1 {
-        return Err(CliError::input("--mode sequence plays its one stream: use --games 1"));
-    }
-    let text = read_input(path)?;
-    let draws = ListDraws::parse_stream(&text)
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-    let rules = rules_of(&a.search)?;
-    let table = TableChoice::parse(&a.search.table)?;
-    let start = Instant::now();
-    let cpu0 = thread_cpu_ns();
-    let job = SequenceJob {
-        death: a.search.death,
-        reveal_by_depth: a.search.reveal_by_depth()?,
-        paired_reveals: a.search.reveals == "paired",
-        rules,
-        chance: chance_of(&a.search),
-        draws,
-        depth: a.search.rule()?,
-        max_moves: a.max_moves,
-    };
-    let (res, rec) = dispatch(eval, table, a.search.table_bits, job);
-    let secs = start.elapsed().as_secs_f64();
-    let cpu = match (cpu0, thread_cpu_ns()) {
-        (Some(x), Some(y)) if y >= x => Some((y - x) as f64 * 1e-9),
-        _ => None,
-    };
-    let rec = rec.ok_or_else(|| CliError::failed("the game lost its record"))?;
-    verify(&rec).map_err(|e| CliError::failed(format!("the record does not replay: {e}")))?;
-    Ok((vec![(res, rec, cpu)], secs))
-}
-
-fn play(a: PlayArgs) -> CliResult {
-    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
-    let sequence = parse_mode(&a.search.mode)? == Mode::Sequence;
-    if a.stream.is_some() && !sequence {
-        return Err(CliError::input("--stream is only for --mode sequence"));
-    }
-    if sequence && a.first_game != 0 {
-        return Err(CliError::input("--first-game is for seeded batches, not --mode sequence"));
-    }
-    let (games, secs) = if sequence {
-        sequence_game(&a, &eval)?
-    } else {
-        run_batch(
-            &a.search,
-            &eval,
-            a.seed.seed,
-            a.first_game,
-            a.games,
-            a.max_moves,
-            &a.threads,
-            "drop7 play",
-        )?
-    };
-    let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
-    let work: u64 = games.iter().map(|g| g.0.stats.moves).sum();
-    let rule = a.search.rule()?;
-    let mut depths = [0u64; 8];
-    for g in &games {
-        for (t, &n) in depths.iter_mut().zip(&g.0.depths) {
-            *t += u64::from(n);
-        }
-    }
-    let decisions: u64 = depths.iter().sum();
-    let report = PlayReport {
-        rules: rules_of(&a.search)?,
-        depth: match rule {
-            DepthRule::Fixed(d) => Some(d),
-            DepthRule::Budget { .. } => None,
-        },
-        rule: matches!(rule, DepthRule::Budget { .. }).then_some(rule),
-        depths,
-        moves_per_decision: if decisions == 0 { 0.0 } else { work as f64 / decisions as f64 },
-        eval: eval.label(),
-        table: TableChoice::parse(&a.search.table)?.name(),
-        chance: match &a.search.strata_schedule {
-            Some(list) => format!("strata schedule {list}"),
-            None => format!("{:?}", chance_of(&a.search)),
-        },
-        reveals: reveals_label(&a.search),
-        seed: a.seed.seed,
-        first_game: a.first_game,
-        summary: summary(&scores),
-        seconds: secs,
-        seconds_per_game: secs * a.threads.count() as f64 / games.len() as f64,
-        search_moves_per_second: work as f64 / secs,
-        results: games.iter().map(|g| GameRow { result: g.0.clone(), cpu_seconds: g.2 }).collect(),
-    };
-    if let Some(path) = &a.record.record {
-        if games.len() == 1 {
-            write_json_file(path, &games[0].1)?;
-        } else {
-            let recs: Vec<&GameRecord> = games.iter().map(|g| &g.1).collect();
-            write_json_file(path, &recs)?;
-        }
-    }
-    if a.json.json {
-        return print_json(&report);
-    }
-    if games.len() <= 16 {
-        for (g, _, cpu) in &games {
-            println!(
-                "game {:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}{}",
-                g.index,
-                g.seed,
-                g.score,
-                g.level,
-                g.moves,
-                cpu.map_or(String::new(), |c| format!("  cpu {c:.1} s")),
-                if g.over { "" } else { "  (stopped before game over)" }
-            );
-        }
-    }
-    let s = &report.summary;
-    println!(
-        "{} games, {} mode, depth {}, eval {}, reveals {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
-        s.games, a.search.mode, rule, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
-    );
-    if let DepthRule::Budget { .. } = rule {
-        println!(
-            "decisions by depth: {}; {:.0} search moves per decision",
-            depth_histogram(&report.depths),
-            report.moves_per_decision
-        );
-    }
-    println!(
-        "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
-        report.seconds,
-        report.seconds_per_game,
-        report.search_moves_per_second / 1e6
-    );
-    Ok(())
-}
-
-/// `4: 120, 5: 30` (the depths with decisions).
-fn depth_histogram(depths: &[u64; 8]) -> String {
-    let parts: Vec<String> = depths
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(d, n)| format!("{d}: {n}"))
-        .collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// decide
-
-struct DecideJob {
-    death: f64,
-    reveal_by_depth: [u32; 8],
-    paired_reveals: bool,
-    rules: Rules,
-    chance: ChanceModel,
-    pos: Position,
-    depth: DepthRule,
-}
-
-impl Job for DecideJob {
-    type Out = (drop7::search::RuleDecision, Stats);
-    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send,
-    {
-        let mut s = Searcher::new(self.rules, self.chance, eval, make_table());
-        s.death = self.death;
-        s.reveal_by_depth = self.reveal_by_depth;
-        s.paired_reveals = self.paired_reveals;
-        let d = s.decide_rule(&self.pos, self.depth);
-        (d, s.stats)
-    }
-}
-
-#[derive(Serialize)]
-struct DecideReport {
-    position: String,
-    /// The depth searched (under a budget: the deepest completed iteration's).
-    depth: u32,
-    /// The budget rule, if one (absent for a fixed depth).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<DepthRule>,
-    values: Vec<Option<f64>>,
-    best_column: usize,
-    after: String,
-    stats: Stats,
-    seconds: f64,
-}
-
-fn decide(a: DecideArgs) -> CliResult {
-    let text =
-        if a.position == "-" { read_input(std::path::Path::new("-"))? } else { a.position.clone() };
-    let pos: Position =
-        text.trim().parse().map_err(|e| CliError::input(format!("position: {e}")))?;
-    if pos.over {
-        return Err(CliError::input("position: the game is over"));
-    }
-    if pos.board.open_columns() == 0 {
-        return Err(CliError::input("position: no column can take a disc"));
-    }
-    let rules = rules_of(&a.search)?;
-    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
-    let table = TableChoice::parse(&a.search.table)?;
-    let rule = a.search.rule()?;
-    let start = Instant::now();
-    let (rd, stats) = dispatch(
-        &eval,
-        table,
-        a.search.table_bits,
-        DecideJob {
-            death: a.search.death,
-            reveal_by_depth: a.search.reveal_by_depth()?,
-            paired_reveals: a.search.reveals == "paired",
-            rules,
-            chance: chance_of(&a.search),
-            pos,
-            depth: rule,
-        },
-    );
-    let d = rd.decision;
-    let seconds = start.elapsed().as_secs_f64();
-    // Check the answer with the checked engine and the reference before printing it.
-    let mut after = pos;
-    let mut draws = Recording::new(SearchDraws::for_move(&pos.board, d.best, pos.next));
-    after
-        .play(&rules, d.best, &mut draws)
-        .map_err(|e| CliError::failed(format!("the chosen column is illegal: {e}")))?;
-    let mut refg = RefGame::from_position(&pos);
-    let mut list =
-        ListDraws { reveals: draws.reveals.clone(), discs: vec![after.next], ..Default::default() };
-    refg.play(&rules, d.best, &mut list)
-        .ok_or_else(|| CliError::failed("the reference engine refuses the chosen column"))?;
-    if refg.board() != after.board || refg.score != after.score {
-        return Err(CliError::failed("the reference engine disagrees on the chosen move"));
-    }
-    let report = DecideReport {
-        position: pos.to_string(),
-        depth: rd.depth,
-        rule: matches!(rule, DepthRule::Budget { .. }).then_some(rule),
-        values: d.values.to_vec(),
-        best_column: d.best + 1,
-        after: after.to_string(),
-        stats,
-        seconds,
-    };
-    if a.json.json {
-        return print_json(&report);
-    }
-    println!("{}", report.position);
-    for (c, v) in d.values.iter().enumerate() {
-        match v {
-            Some(v) => println!(
-                "column {}: {v:>14.1}{}",
-                c + 1,
-                if c == d.best { "  <- best" } else { "" }
-            ),
-            None => println!("column {}: full", c + 1),
-        }
-    }
-    println!("after: {}", report.after);
-    println!("depth {} ({}): {} moves searched in {:.3} s", rd.depth, rule, stats.moves, seconds);
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// replay
-
-fn replay(a: ReplayArgs) -> CliResult {
-    let text = read_input(&a.file)?;
-    let name = a.file.display().to_string();
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        CliError::input(format!("{name}:{}:{}: not JSON: {e}", e.line(), e.column()))
-    })?;
-    let records: Vec<GameRecord> = if value.is_array() {
-        serde_json::from_value(value)
-    } else {
-        serde_json::from_value(value).map(|r| vec![r])
-    }
-    .map_err(|e| CliError::input(format!("{name}: not a drop7 game record: {e}")))?;
-    let mut out = Vec::new();
-    for (i, r) in records.iter().enumerate() {
-        let end =
-            verify(r).map_err(|e| CliError::failed(format!("{name}: game {}: {e}", i + 1)))?;
-        out.push(serde_json::json!({"game": i + 1, "turns": r.turns.len(), "score": end.score, "over": end.over}));
-    }
-    if a.json.json {
-        return print_json(&serde_json::json!({"file": name, "ok": true, "games": out}));
-    }
-    for o in &out {
-        println!("game {}: ok, {} turns, score {}", o["game"], o["turns"], o["score"]);
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// sweep
-
-fn sweep(a: SweepArgs) -> CliResult {
-    use rayon::prelude::*;
-    let rules = Rules::new(parse_mode(&a.mode)?);
-    let bar = progress(a.games, "drop7 sweep");
-    let start = Instant::now();
-    let eval = Crowding::default();
-    let results: Vec<Result<u32, String>> = a.threads.install(|| {
-        (0..a.games)
-            .into_par_iter()
-            .map(|i| {
-                let r = compare_random_game(
-                    &rules,
-                    bits::rng::sub_seed(a.seed.seed, i),
-                    a.max_moves,
-                    &eval,
-                );
-                bar.inc(1);
-                r
-            })
-            .collect()
-    })?;
-    bar.finish_and_clear();
-    let mut turns = 0u64;
-    for r in results {
-        turns += u64::from(
-            r.map_err(|e| CliError::failed(format!("engine and reference differ: {e}")))?,
-        );
-    }
-    let secs = start.elapsed().as_secs_f64();
-    if a.json.json {
-        return print_json(&serde_json::json!({
-            "mode": a.mode, "games": a.games, "turns": turns, "identical": true, "seconds": secs
-        }));
-    }
-    println!("{} games, {turns} turns: engine and reference identical ({secs:.1} s)", a.games);
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// ab
-
-fn ab(a: AbArgs) -> CliResult {
-    let ea = EvalChoice::parse("--a", &a.a)?;
-    let eb = EvalChoice::parse("--b", &a.b)?;
-    let mut oa = a.search.clone();
-    oa.reveal_samples = a.a_reveal_samples.clone().unwrap_or(oa.reveal_samples);
-    oa.reveals = a.a_reveals.clone().unwrap_or(oa.reveals);
-    let mut ob = a.search.clone();
-    ob.reveal_samples = a.b_reveal_samples.clone().unwrap_or(ob.reveal_samples);
-    ob.reveals = a.b_reveals.clone().unwrap_or(ob.reveals);
-    // One depth rule for both sides: a fixed depth, or one budget.
-    let rule = a.search.rule()?;
-    let (ab_depth, ab_rule) = match rule {
-        DepthRule::Fixed(d) => (Some(d), None),
-        DepthRule::Budget { .. } => (None, Some(rule)),
-    };
-    let (ga, _) = run_batch(&oa, &ea, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "A")?;
-    let (gb, _) = run_batch(&ob, &eb, a.seed.seed, 0, a.games, a.max_moves, &a.threads, "B")?;
-    let sa: Vec<u64> = ga.iter().map(|g| g.0.score).collect();
-    let sb: Vec<u64> = gb.iter().map(|g| g.0.score).collect();
-    let diffs: Vec<f64> = sa.iter().zip(&sb).map(|(&x, &y)| x as f64 - y as f64).collect();
-    let n = diffs.len() as f64;
-    let mean = diffs.iter().sum::<f64>() / n;
-    let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-    let se = sd / n.sqrt();
-    let t = if se > 0.0 { mean / se } else { 0.0 };
-    let p = 2.0 * normal_tail(t.abs());
-    let wins = diffs.iter().filter(|&&d| d > 0.0).count();
-    let losses = diffs.iter().filter(|&&d| d < 0.0).count();
-    let half = t95(n - 1.0) * se;
-    let report = serde_json::json!({
-        "a": ea.label(), "b": eb.label(), "games": a.games, "depth": ab_depth, "rule": ab_rule,
-        "a_reveal_samples": oa.reveal_samples, "b_reveal_samples": ob.reveal_samples,
-        "a_reveals": oa.reveals, "b_reveals": ob.reveals,
-        "a_summary": summary(&sa), "b_summary": summary(&sb),
-        "mean_difference": mean, "difference_ci95": [mean - half, mean + half],
-        "paired_t": t, "p_two_sided_normal_approx": p, "a_wins": wins, "b_wins": losses,
-    });
-    if a.json.json {
-        return print_json(&report);
-    }
-    let (x, y) = (summary(&sa), summary(&sb));
-    println!(
-        "A {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
-        ea.label(),
-        oa.reveals,
-        oa.reveal_samples,
-        x.mean,
-        x.median,
-        x.best
-    );
-    println!(
-        "B {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
-        eb.label(),
-        ob.reveals,
-        ob.reveal_samples,
-        y.mean,
-        y.median,
-        y.best
-    );
-    println!(
-        "A - B over {} paired games: {mean:.0} (95% CI {:.0}..{:.0}), paired t = {t:.2}, p = {p:.4}; A better in {wins}, B in {losses}",
-        a.games,
-        mean - half,
-        mean + half
-    );
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// bench
-
-fn random_games_fast(rules: &Rules, seed: u64, games: u64) -> u64 {
-    drop7::engine::random_policy_games(rules, seed, games)
-}
-
-fn random_games_reference(rules: &Rules, seed: u64, games: u64) -> u64 {
-    let mut moves = 0u64;
-    for i in 0..games {
-        let s = bits::rng::sub_seed(seed, i);
-        let mut draws = RandomDraws::new(rules, s);
-        let mut g = RefGame::from_position(&Position::new_game(rules, &mut draws));
-        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
-        while !g.over {
-            let open: u64 = (0..7).filter(|&c| g.grid[6][c] == 0).fold(0, |m, c| m | 1 << c);
-            let k = policy.below(u64::from(open.count_ones())) as u32;
-            let col = bits::iter::select_u64(open, k).unwrap_or(0) as usize;
-            g.play(rules, col, &mut draws);
-            moves += 1;
-        }
-    }
-    moves
-}
-
-/// CPU time of the calling thread in nanoseconds (Linux `/proc/thread-self/schedstat`), so
-/// throughput per core can be measured on a machine shared with other work.
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Wall seconds and, when available, CPU seconds of `f`.
-/// Every board of `games` random-policy games, at rest and with the next disc dropped (the
-/// boards the popper search sees first).
-fn popper_boards(rules: &Rules, seed: u64, games: u64) -> Vec<[u32; 7]> {
-    let mut out = Vec::new();
-    for i in 0..games {
-        let s = bits::rng::sub_seed(seed, i);
-        let mut draws = RandomDraws::new(rules, s);
-        let mut pos = Position::new_game(rules, &mut draws);
-        let mut policy = bits::Rng::new(bits::rng::sub_seed(s, 1));
-        while !pos.over {
-            let open = pos.board.open_columns();
-            let k = policy.below(u64::from(open.count_ones())) as u32;
-            let col = bits::iter::select_u64(u64::from(open), k).unwrap_or(0) as usize;
-            let mut dropped = pos.board;
-            dropped.drop_code(col, pos.next.code());
-            out.push(*pos.board.cols());
-            out.push(*dropped.cols());
-            pos.play_unchecked(rules, col, &mut draws);
-        }
-    }
-    out
-}
-
-/// Sums every popper word over `boards` (so nothing is optimised away).
-fn popper_pass(boards: &[[u32; 7]], f: fn(&[u32; 7]) -> [u32; 7]) -> u64 {
-    let mut acc = 0u64;
-    for b in boards {
-        let p = f(std::hint::black_box(b));
-        acc = acc.wrapping_add(p.iter().map(|&w| u64::from(w)).sum::<u64>());
-    }
-    acc
-}
-
-fn timed<R>(f: impl FnOnce() -> R) -> (R, f64, Option<f64>) {
-    let c0 = thread_cpu_ns();
-    let t = Instant::now();
-    let r = f();
-    let wall = t.elapsed().as_secs_f64();
-    let cpu = match (c0, thread_cpu_ns()) {
-        (Some(a), Some(b)) if b > a => Some((b - a) as f64 * 1e-9),
-        _ => None,
-    };
-    (r, wall, cpu)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Positions from real games: depth-2 searched Hardcore games, every 7th position.
-fn harvest(seed: u64, n: usize) -> Vec<Position> {
-    let rules = Rules::new(Mode::Hardcore);
-    let mut s = Searcher::new(rules, ChanceModel::Exact, Crowding::default(), Direct::new(14));
-    let mut out = Vec::new();
-    let mut g = 0;
-    while out.len() < n {
-        let mut draws = RandomDraws::new(&rules, bits::rng::sub_seed(seed ^ 0xBE7C, g));
-        let mut pos = Position::new_game(&rules, &mut draws);
-        let mut k = 0;
-        while !pos.over && out.len() < n {
-            if k % 7 == 3 {
-                out.push(pos);
-            }
-            let d = s.decide(&pos, 2);
-            pos.play_unchecked(&rules, d.best, &mut draws);
-            k += 1;
-        }
-        g += 1;
-    }
-    out
-}
-
-struct TimeJob<'a> {
-    rules: Rules,
-    positions: &'a [Position],
-    depth: u32,
-}
-
-impl Job for TimeJob<'_> {
-    /// (seconds, stats, every decision's values as bits)
-    type Out = (f64, Stats, Vec<[Option<u64>; 7]>);
-    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send,
-    {
-        let mut stats = Stats::default();
-        let mut values = Vec::new();
-        let start = Instant::now();
-        for p in self.positions {
-            // A fresh table per decision: the figure is the work one decision saves.
-            let mut s = Searcher::new(self.rules, ChanceModel::Exact, eval.clone(), make_table());
-            let d = s.decide(p, self.depth);
-            values.push(d.values.map(|v| v.map(f64::to_bits)));
-            stats += s.stats;
-        }
-        (start.elapsed().as_secs_f64(), stats, values)
-    }
-}
-
-#[derive(Serialize)]
-struct EngineBench {
-    games: u64,
-    moves_fast: u64,
-    moves_reference: u64,
-    fast_moves_per_second: f64,
-    reference_moves_per_second: f64,
-    /// Moves per second of thread CPU time (per core, unaffected by other load).
-    fast_moves_per_cpu_second: Option<f64>,
-    /// The reference's moves per second of thread CPU time.
-    reference_moves_per_cpu_second: Option<f64>,
-    /// Reference time / fast time (CPU time when available), median over runs.
-    ratio_median: f64,
-    /// Boards the two popper searches were timed on.
-    popper_boards: usize,
-    /// ns per call of the SWAR prefix scan (`engine::poppers`), median over runs.
-    popper_swar_ns: f64,
-    /// ns per call of the run-length table (`engine::poppers_table`), median over runs.
-    popper_table_ns: f64,
-    /// table time / SWAR time, median of the per-run ratios.
-    popper_table_over_swar: f64,
-}
-
-#[derive(Serialize)]
-struct DecisionBench {
-    depth: u32,
-    table: &'static str,
-    positions: usize,
-    ms_per_decision_median: f64,
-    moves_per_decision: f64,
-    /// Moves + leaf evaluations + chance nodes.
-    nodes_per_decision: f64,
-    work_removed_vs_none: f64,
-    nodes_removed_vs_none: f64,
-    probes: u64,
-    hits: u64,
-    node_hit_rate: f64,
-    speedup_vs_none_median: f64,
-    values_identical_to_none: bool,
-}
-
-fn bench(a: BenchArgs) -> CliResult {
-    let depths: Vec<u32> = a
-        .depths
-        .split(',')
-        .map(|d| d.trim().parse::<u32>().ok().filter(|d| (1..=6).contains(d)))
-        .collect::<Option<_>>()
-        .ok_or_else(|| CliError::input(format!("--depths {:?}: a list of depths 1-6", a.depths)))?;
-    if a.games == 0 || a.positions == 0 {
-        return Err(CliError::input("--games and --positions must be at least 1"));
-    }
-    let rules = Rules::new(Mode::Hardcore);
-    // Engine throughput, fast and reference in the same run, alternating.
-    let (mut fast, mut refr, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut fast_cpu, mut ref_cpu) = (Vec::new(), Vec::new());
-    let (mut mf, mut mr) = (0, 0);
-    for run in 0..a.runs {
-        let seed = a.seed.seed.wrapping_add(u64::from(run));
-        let (m, tf, cf) = timed(|| std::hint::black_box(random_games_fast(&rules, seed, a.games)));
-        mf = m;
-        let (m, tr, cr) =
-            timed(|| std::hint::black_box(random_games_reference(&rules, seed, a.games)));
-        mr = m;
-        if mf != mr {
-            return Err(CliError::failed("engine and reference played different games"));
-        }
-        fast.push(mf as f64 / tf);
-        refr.push(mr as f64 / tr);
-        if let (Some(cf), Some(cr)) = (cf, cr) {
-            fast_cpu.push(mf as f64 / cf);
-            ref_cpu.push(mr as f64 / cr);
-            ratios.push(cr / cf);
-        } else {
-            ratios.push(tr / tf);
-        }
-    }
-    // The two popper searches on the same boards, alternately, 20 passes per run.
-    let boards = popper_boards(&rules, a.seed.seed, a.games.min(2_000));
-    let (mut swar_ns, mut table_ns, mut pop_ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..a.runs {
-        let calls = (20 * boards.len()) as f64;
-        let (x, tw, cw) = timed(|| (0..20).map(|_| popper_pass(&boards, poppers)).sum::<u64>());
-        let (y, tt, ct) =
-            timed(|| (0..20).map(|_| popper_pass(&boards, poppers_table)).sum::<u64>());
-        if x != y {
-            return Err(CliError::failed("the two popper searches disagree"));
-        }
-        let (sw, st) = (cw.unwrap_or(tw), ct.unwrap_or(tt));
-        swar_ns.push(sw * 1e9 / calls);
-        table_ns.push(st * 1e9 / calls);
-        pop_ratio.push(st / sw);
-    }
-    let engine = EngineBench {
-        popper_boards: boards.len(),
-        popper_swar_ns: median(&mut swar_ns),
-        popper_table_ns: median(&mut table_ns),
-        popper_table_over_swar: median(&mut pop_ratio),
-        games: a.games,
-        moves_fast: mf,
-        moves_reference: mr,
-        fast_moves_per_second: median(&mut fast),
-        reference_moves_per_second: median(&mut refr),
-        fast_moves_per_cpu_second: (!fast_cpu.is_empty()).then(|| median(&mut fast_cpu)),
-        reference_moves_per_cpu_second: (!ref_cpu.is_empty()).then(|| median(&mut ref_cpu)),
-        ratio_median: median(&mut ratios),
-    };
-    // Decisions on harvested positions.
-    let positions = harvest(a.seed.seed, a.positions);
-    let mut decisions = Vec::new();
-    let eval = EvalChoice::parse("--eval", &a.eval)?;
-    let nodes = |s: &Stats| (s.moves + s.leaves + s.chance_nodes) as f64;
-    for &depth in &depths {
-        let tables = [TableChoice::None, TableChoice::Direct, TableChoice::Two, TableChoice::Four];
-        let mut times: Vec<Vec<f64>> = vec![Vec::new(); 4];
-        let mut stats = [Stats::default(); 4];
-        let mut values: Vec<Vec<[Option<u64>; 7]>> = vec![Vec::new(); 4];
-        let mut speedups: Vec<Vec<f64>> = vec![Vec::new(); 4];
-        for _ in 0..a.runs {
-            let mut none_t = 0.0;
-            for (i, &t) in tables.iter().enumerate() {
-                let (secs, s, v) = dispatch(
-                    &eval,
-                    t,
-                    a.table_bits,
-                    TimeJob { rules, positions: &positions, depth },
-                );
-                if i == 0 {
-                    none_t = secs;
-                }
-                times[i].push(secs);
-                speedups[i].push(none_t / secs);
-                stats[i] = s;
-                values[i] = v;
-            }
-        }
-        for (i, &t) in tables.iter().enumerate() {
-            let s = stats[i];
-            decisions.push(DecisionBench {
-                depth,
-                table: t.name(),
-                positions: positions.len(),
-                ms_per_decision_median: median(&mut times[i]) * 1e3 / positions.len() as f64,
-                moves_per_decision: s.moves as f64 / positions.len() as f64,
-                nodes_per_decision: nodes(&s) / positions.len() as f64,
-                work_removed_vs_none: 1.0 - s.moves as f64 / stats[0].moves as f64,
-                nodes_removed_vs_none: 1.0 - nodes(&s) / nodes(&stats[0]),
-                probes: s.probes,
-                hits: s.hits,
-                node_hit_rate: if s.probes > 0 { s.hits as f64 / s.probes as f64 } else { 0.0 },
-                speedup_vs_none_median: median(&mut speedups[i]),
-                values_identical_to_none: values[i] == values[0],
-            });
-        }
-    }
-    let ok = decisions.iter().all(|d| d.values_identical_to_none);
-    if a.json.json {
-        print_json(
-            &serde_json::json!({"engine": engine, "decisions": decisions, "runs": a.runs, "seed": a.seed.seed}),
-        )?;
-    } else {
-        println!(
-            "engine (Hardcore, random policy, {} games x {} runs, one thread):",
-            a.games, a.runs
-        );
-        println!(
-            "  wall: fast {:.2} M moves/s, reference {:.2} M moves/s",
-            engine.fast_moves_per_second / 1e6,
-            engine.reference_moves_per_second / 1e6,
-        );
-        if let (Some(f), Some(r)) =
-            (engine.fast_moves_per_cpu_second, engine.reference_moves_per_cpu_second)
-        {
-            println!(
-                "  per CPU second: fast {:.2} M moves/s, reference {:.2} M moves/s",
-                f / 1e6,
-                r / 1e6
-            );
-        }
-        println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
-        println!(
-            "poppers on {} boards (CPU time, medians): SWAR scan {:.2} ns, run-length table {:.2} ns, table/SWAR {:.2}",
-            engine.popper_boards,
-            engine.popper_swar_ns,
-            engine.popper_table_ns,
-            engine.popper_table_over_swar
-        );
-        println!(
-            "decisions on {} harvested positions (all 7 values at chance nodes, eval {}):",
-            positions.len(),
-            eval.label()
-        );
-        println!("  depth table    ms/decision  moves/decision  nodes/decision  nodes removed  hit rate  speedup  same values");
-        for d in &decisions {
-            println!(
-                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>15.0} {:>13.1}% {:>8.2}% {:>7.2}x  {}",
-                d.depth,
-                d.table,
-                d.ms_per_decision_median,
-                d.moves_per_decision,
-                d.nodes_per_decision,
-                d.nodes_removed_vs_none * 100.0,
-                d.node_hit_rate * 100.0,
-                d.speedup_vs_none_median,
-                if d.values_identical_to_none { "yes" } else { "NO" }
-            );
-        }
-    }
-    if !ok {
-        return Err(CliError::failed("a table changed a decision value"));
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// fit
-
-struct HarvestJob<'a> {
-    spec: BatchSpec,
-    /// (every, depth, horizon) of sibling rollouts, if any.
-    rollouts: Option<(u32, u32, u32)>,
-    bar: &'a indicatif::ProgressBar,
-}
-
-/// What a harvest gives: boards of the games, or groups of sibling rollouts.
-enum Harvest {
-    Games(Vec<drop7::search::fit::GameBoards>),
-    Groups(Vec<drop7::search::fit::Group>),
-}
-
-impl Job for HarvestJob<'_> {
-    type Out = Harvest;
-    fn run<E, T>(self, eval: E, make_table: impl Fn() -> T + Sync) -> Self::Out
-    where
-        E: Evaluator + Clone + Send,
-        T: Table + Send,
-    {
-        use rayon::prelude::*;
-        // One game per call, so the bar moves; still in game order for any thread count.
-        let one = |i: u64| BatchSpec { first: self.spec.first + i, games: 1, ..self.spec };
-        if let Some((every, depth, horizon)) = self.rollouts {
-            let groups: Vec<Vec<drop7::search::fit::Group>> = (0..self.spec.games)
-                .into_par_iter()
-                .map(|i| {
-                    let out = drop7::search::fit::rollouts(
-                        &one(i),
-                        &eval,
-                        &make_table,
-                        every,
-                        depth,
-                        horizon,
-                    );
-                    self.bar.inc(1);
-                    out
-                })
-                .collect();
-            return Harvest::Groups(groups.into_iter().flatten().collect());
-        }
-        let games: Vec<Vec<drop7::search::fit::GameBoards>> = (0..self.spec.games)
-            .into_par_iter()
-            .map(|i| {
-                let out = drop7::search::fit::harvest(&one(i), &eval, &make_table);
-                self.bar.inc(1);
-                out
-            })
-            .collect();
-        Harvest::Games(games.into_iter().flatten().collect())
-    }
-}
-
-fn parse_target(s: &str) -> CliResult<drop7::search::fit::Target> {
-    use drop7::search::fit::Target;
-    let bad = || {
-        CliError::input(format!(
-            "--target {s:?}: use end, discount:G (0 < G <= 1) or horizon:K (K >= 1)"
-        ))
-    };
-    match s.split_once(':') {
-        None if s == "end" => Ok(Target::ToEnd),
-        Some(("discount", g)) => {
-            let g: f64 = g.trim().parse().map_err(|_| bad())?;
-            if g > 0.0 && g <= 1.0 {
-                Ok(Target::Discount(g))
-            } else {
-                Err(bad())
-            }
-        }
-        Some(("horizon", k)) => {
-            let k: u32 = k.trim().parse().map_err(|_| bad())?;
-            if k >= 1 {
-                Ok(Target::Horizon(k))
-            } else {
-                Err(bad())
-            }
-        }
-        _ => Err(bad()),
-    }
-}
-
-/// The weights file of one target: `--out` itself for one target, else `--out` with
-/// `.TARGET` (`:` as `-`) before its extension.
-fn out_path(out: &std::path::Path, target: &str, several: bool) -> PathBuf {
-    if !several {
-        return out.to_path_buf();
-    }
-    let tag = target.replace(':', "-");
-    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let name = match out.extension() {
-        Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
-        None => format!("{stem}.{tag}"),
-    };
-    out.with_file_name(name)
-}
-
-fn fit(a: FitArgs) -> CliResult {
-    use drop7::search::eval::FEATURE_NAMES;
-    use drop7::search::fit::{group_samples, r_squared, ridge, samples, Sample};
-    let eval = EvalChoice::parse("--eval", &a.search.eval)?;
-    let names: Vec<&str> = a.target.split(',').map(str::trim).collect();
-    let targets: Vec<_> = names.iter().map(|t| parse_target(t)).collect::<CliResult<_>>()?;
-    let ridges: Vec<f64> = a
-        .ridge
-        .split(',')
-        .map(|x| x.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
-            CliError::input(format!(
-                "--ridge {:?}: expected numbers >= 0, comma-separated",
-                a.ridge
-            ))
-        })?;
-    if ridges.len() != 1 && ridges.len() != targets.len() {
-        return Err(CliError::input("--ridge: give one penalty, or one per --target"));
-    }
-    let o = &a.search;
-    if o.budget.is_some() {
-        return Err(CliError::input("--budget is for play, ab and decide, not fit: use --depth"));
-    }
-    let rules = rules_of(o)?;
-    let table = TableChoice::parse(&o.table)?;
-    let spec = BatchSpec {
-        rules,
-        chance: chance_of(o),
-        seed: a.seed.seed,
-        first: 0,
-        games: a.games,
-        depth: DepthRule::Fixed(o.depth),
-        max_moves: a.max_moves,
-        record: false,
-        death: o.death,
-        reveal_samples: 1,
-        reveal_by_depth: o.reveal_by_depth()?,
-        paired_reveals: o.reveals == "paired",
-        chance_schedule: chance_schedule_of(o)?,
-    };
-    let bar = progress(a.games, "harvest");
-    let start = Instant::now();
-    let rollouts = (a.rollouts > 0).then_some((a.rollouts, a.rollout_depth, a.horizon));
-    let job = HarvestJob { spec, rollouts, bar: &bar };
-    let harvest = a.threads.install(|| dispatch(&eval, table, o.table_bits, job))?;
-    bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let mut reports = Vec::new();
-    for (k, (&target, name)) in targets.iter().zip(&names).enumerate() {
-        let lambda = ridges[k.min(ridges.len() - 1)];
-        let samples = match &harvest {
-            Harvest::Games(games) => samples(games, target),
-            Harvest::Groups(groups) => group_samples(groups, target),
-        };
-        let none = || CliError::failed("the regression has no solution (too few samples?)");
-        let fitted = ridge(&samples, lambda).ok_or_else(none)?;
-        let r2 = r_squared(&fitted, &samples);
-        // Two folds by game parity: fit on one half of the games, score on the other.
-        let (even, odd): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.game % 2 == 0);
-        let held_out = match (ridge(&even, lambda), ridge(&odd, lambda)) {
-            (Some(fe), Some(fo)) => Some((r_squared(&fe, &odd) + r_squared(&fo, &even)) / 2.0),
-            _ => None,
-        };
-        let n = samples.len().max(1) as f64;
-        let mean_target = samples.iter().map(|s| s.target).sum::<f64>() / n;
-        let mut text = format!(
-            "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {name} --ridge {lambda}{}\n",
-            eval.label(),
-            o.depth,
-            reveals_label(o),
-            a.games,
-            a.seed.seed,
-            rollouts.map_or(String::new(), |(k, d, h)| format!(
-                " --rollouts {k} --rollout-depth {d} --horizon {h}"
-            )),
-        );
-        text.push_str(&format!(
-            "# {} boards, mean target {mean_target:.0}, R^2 {r2:.4}, held out (2 folds by game) {}\n",
-            samples.len(),
-            held_out.map_or("-".into(), |x| format!("{x:.4}"))
-        ));
-        for (f, w) in FEATURE_NAMES.iter().zip(&fitted.weights) {
-            text.push_str(&format!("{f} {w}\n"));
-        }
-        if let Some(out) = &a.out {
-            let path = out_path(out, name, targets.len() > 1);
-            std::fs::write(&path, &text)
-                .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
-        }
-        let weights: serde_json::Map<String, serde_json::Value> = FEATURE_NAMES
-            .iter()
-            .zip(&fitted.weights)
-            .map(|(n, w)| ((*n).to_string(), serde_json::json!(w)))
-            .collect();
-        reports.push((
-            text,
-            serde_json::json!({
-                "target": name, "ridge": lambda, "samples": samples.len(),
-                "mean_target": mean_target, "r_squared": r2, "r_squared_held_out": held_out,
-                "weights": weights, "weight_list": fitted.weights.to_vec(),
-            }),
-        ));
-    }
-    if a.json.json {
-        let fits: Vec<_> = reports.into_iter().map(|r| r.1).collect();
-        return print_json(&serde_json::json!({
-            "policy": eval.label(), "depth": o.depth, "reveals": reveals_label(o),
-            "games": a.games, "seed": a.seed.seed, "seconds": secs, "fits": fits,
-        }));
-    }
-    for (text, _) in reports {
-        print!("{text}");
-    }
-    println!("harvest: {} games in {secs:.1} s", a.games);
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------
-// train
 
 #[derive(Args, Debug)]
 struct TrainArgs {
@@ -2026,182 +414,524 @@ struct TrainArgs {
     json: JsonArg,
 }
 
-/// The --shape argument, if given.
-fn parse_shape(text: Option<&str>) -> CliResult<Option<ntuple::Shape>> {
-    text.map(|t| t.parse().map_err(|e| CliError::input(format!("--shape {t:?}: {e}")))).transpose()
-}
+// ---------------------------------------------------------------------------------------
+// Requests
 
-/// Reads and checks a weight file; errors name the flag and the file (exit 2).
-fn read_net(flag: &str, path: &Path) -> CliResult<(NTuple, Meta)> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::input(format!("{flag}: cannot read {}: {e}", path.display())))?;
-    ntuple::decode(&bytes).map_err(|e| CliError::input(format!("{flag} {}: {e}", path.display())))
-}
-
-fn write_net(path: &Path, net: &NTuple, meta: &Meta) -> CliResult {
-    write_file_atomic(path, &ntuple::encode(net, meta))
-}
-
-/// Writes the TC accumulators of `net` after `games` games beside weight file `path`.
-fn save_coherence(path: &Path, acc: &ntuple::Coherence, games: u64, net: &NTuple) -> CliResult {
-    write_file_atomic(
-        &coherence_path(path),
-        &ntuple::encode_coherence(acc, games, net.fingerprint()),
-    )
-}
-
-/// Reads the TC accumulators beside weight file `path` for `net` after `games` games.
-fn load_coherence(path: &Path, net: &NTuple, games: u64) -> CliResult<ntuple::Coherence> {
-    let path = coherence_path(path);
-    let bytes = std::fs::read(&path).map_err(|e| {
-        CliError::input(format!(
-            "{}: cannot read: {e} (--method tc continues from the weights and their accumulators)",
-            path.display()
-        ))
-    })?;
-    ntuple::decode_coherence(&bytes, net, games)
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
-}
-
-#[derive(Serialize)]
-struct TrainWindow {
-    /// Games in the file when the window ended.
-    games: u64,
-    mean_score: f64,
-    mean_moves: f64,
-}
-
-fn train(a: TrainArgs) -> CliResult {
-    if !(a.alpha.is_finite() && a.alpha > 0.0) {
-        return Err(CliError::input(format!("--alpha {}: must be a positive number", a.alpha)));
-    }
-    let tc = a.method == LearnMethod::Tc;
-    if tc && a.policy_depth > 1 {
-        return Err(CliError::input("--method tc trains with --policy-depth 1 only"));
-    }
-    let rules = Rules::new(Mode::Hardcore);
-    let (mut net, first) = match &a.from {
-        Some(path) => {
-            let (net, meta) = read_net("--from", path)?;
-            if meta.seed != a.seed.seed {
-                return Err(CliError::input(format!(
-                    "--from {}: trained with seed {}; continue it with --seed {}",
-                    path.display(),
-                    meta.seed,
-                    meta.seed
-                )));
-            }
-            match parse_shape(a.shape.as_deref())? {
-                Some(shape) if shape != *net.shape() => {
-                    let Some(ext) = net.extended(shape) else {
-                        return Err(CliError::input(format!(
-                            "--shape {:?}: --from {} has shape {:?}; give that shape or it plus blocks=2x3",
-                            a.shape.as_deref().unwrap_or_default(),
-                            path.display(),
-                            net.shape().to_string()
-                        )));
-                    };
-                    if tc {
-                        return Err(CliError::input(
-                            "--method tc cannot add block tables to a file (its accumulators \
-                             would not match); add them with --method td",
-                        ));
-                    }
-                    (ext, meta.games)
-                }
-                _ => (net, meta.games),
-            }
+impl SearchOpts {
+    /// The search options of a request, with the evaluator's files read (`flag` names the
+    /// flag in read errors).
+    fn options(&self, flag: &str, eval: &str) -> SearchOptions {
+        SearchOptions {
+            mode: self.mode.clone(),
+            depth: self.depth,
+            eval: eval_spec(flag, eval),
+            table: self.table.clone(),
+            table_bits: self.table_bits,
+            strata: self.strata,
+            strata_schedule: self.strata_schedule.clone(),
+            gray_share: self.gray_share.clone(),
+            fatal_rise_bonus: self.fatal_rise_bonus,
+            no_rise_chain: self.no_rise_chain,
+            death: self.death,
+            reveal_samples: self.reveal_samples.clone(),
+            reveals: self.reveals.clone(),
+            budget: self.budget,
+            min_depth: self.min_depth,
+            max_depth: self.max_depth,
         }
-        None => {
-            (NTuple::new(parse_shape(a.shape.as_deref())?.unwrap_or(ntuple::Shape::standard())), 0)
+    }
+}
+
+/// An `--eval` text with every `@FILE` it names read (a file that cannot be read carries
+/// the message the verb reports if it gets that far).
+fn eval_spec(flag: &str, text: &str) -> EvalSpec {
+    let files = api::eval_files(text)
+        .into_iter()
+        .map(|name| match std::fs::read(&name) {
+            Ok(bytes) => InputFile::new(name, bytes),
+            Err(e) => {
+                let msg = format!("{flag}: cannot read {name}: {e}");
+                InputFile::unreadable(name, msg)
+            }
+        })
+        .collect();
+    EvalSpec { text: text.to_string(), files }
+}
+
+/// A whole input file (`-` for stdin), or the error to report when it is needed.
+fn input_file(path: &Path) -> InputFile {
+    let name = path.display().to_string();
+    match read_input(path) {
+        Ok(text) => InputFile::new(name, text),
+        Err(e) => InputFile::unreadable(name, e.message()),
+    }
+}
+
+/// `--shard K/N`.
+fn shard(text: Option<&str>) -> CliResult<Shard> {
+    Ok(text.map(str::parse).transpose()?.unwrap_or(Shard::WHOLE))
+}
+
+/// A progress callback that moves `bar` (a message with a game's moves goes to the bar's
+/// message on a terminal, otherwise to stderr at most once a minute per game).
+fn bar_progress(bar: &indicatif::ProgressBar) -> impl Fn(Progress) + Sync + '_ {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let started = Instant::now();
+    let last_line = Mutex::new(std::collections::HashMap::<String, Instant>::new());
+    move |p: Progress| {
+        bar.set_position(p.done);
+        if p.message.is_empty() {
+            return;
         }
+        if terminal {
+            bar.set_message(p.message);
+            return;
+        }
+        let game = p.message.split(':').next().unwrap_or_default().to_string();
+        let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+        let t = last.entry(game).or_insert(started);
+        if t.elapsed().as_secs() >= 60 {
+            *t = Instant::now();
+            eprintln!("drop7 {} ({:.0} s)", p.message, started.elapsed().as_secs_f64());
+        }
+    }
+}
+
+/// Prints `value` as JSON with every object's keys sorted (as `serde_json::json!` built the
+/// reports that are printed this way).
+fn print_sorted<T: Serialize>(value: &T) -> CliResult {
+    let v = serde_json::to_value(value)
+        .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
+    print_json(&v)
+}
+
+// ---------------------------------------------------------------------------------------
+// play
+
+fn play(a: PlayArgs) -> CliResult {
+    let req = api::PlayRequest {
+        search: a.search.options("--eval", &a.search.eval),
+        games: a.games,
+        first_game: a.first_game,
+        shard: shard(a.shard.as_deref())?,
+        max_moves: a.max_moves,
+        seed: a.seed.seed,
+        stream: a.stream.as_deref().map(input_file),
     };
-    let mut acc = match (&a.from, tc) {
-        (Some(p), true) => Some(load_coherence(p, &net, first)?),
-        (None, true) => Some(ntuple::Coherence::new(net.shape())),
-        (Some(p), false) => {
-            if coherence_path(p).exists() {
-                eprintln!(
-                    "note: {} (TC accumulators) is not used by --method td",
-                    coherence_path(p).display()
-                );
-            }
-            None
-        }
-        (None, false) => None,
-    };
-    let start = Instant::now();
-    let mut played = 0u64;
-    let mut moves = 0u64;
-    let (mut win_score, mut win_moves, mut win_games) = (0u64, 0u64, 0u64);
-    let mut win_start = Instant::now();
-    let mut windows = Vec::new();
-    let meta = |played: u64| Meta { games: first + played, seed: a.seed.seed, alpha: a.alpha };
-    while played < a.games {
-        if a.max_seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s) {
-            break;
-        }
-        let seed = bits::rng::sub_seed(a.seed.seed, first + played);
-        let g = match &mut acc {
-            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, a.alpha),
-            None => ntuple::train_game_searched(&mut net, &rules, seed, a.alpha, a.policy_depth),
-        };
-        played += 1;
-        moves += g.moves;
-        win_score += g.score;
-        win_moves += g.moves;
-        win_games += 1;
-        if win_games == a.report_every || played == a.games {
-            let secs = win_start.elapsed().as_secs_f64().max(1e-9);
-            let w = TrainWindow {
-                games: first + played,
-                mean_score: win_score as f64 / win_games as f64,
-                mean_moves: win_moves as f64 / win_games as f64,
-            };
-            eprintln!(
-                "train: {} games, last {} mean score {:.0} ({:.0} moves), {:.0} games/s, {:.0} moves/s",
-                w.games,
-                win_games,
-                w.mean_score,
-                w.mean_moves,
-                win_games as f64 / secs,
-                win_moves as f64 / secs
-            );
-            windows.push(w);
-            (win_score, win_moves, win_games) = (0, 0, 0);
-            win_start = Instant::now();
-        }
-        if a.checkpoint_every > 0 && played % a.checkpoint_every == 0 && played < a.games {
-            write_net(&a.out, &net, &meta(played))?;
-            if let Some(acc) = &acc {
-                save_coherence(&a.out, acc, first + played, &net)?;
-            }
+    let bar = progress(req.shard.range(a.games).count() as u64, "drop7 play");
+    let report = bar_progress(&bar);
+    let out = a.threads.install(|| api::play(&req, Control::new().with_progress(&report)))??;
+    bar.finish_and_clear();
+    let (report, games, rule) = (&out.report, &out.records, out.rule);
+    if let Some(path) = &a.record.record {
+        if games.len() == 1 {
+            write_json_file(path, &games[0])?;
+        } else {
+            write_json_file(path, games)?;
         }
     }
-    let secs = start.elapsed().as_secs_f64();
-    write_net(&a.out, &net, &meta(played))?;
-    if let Some(acc) = &acc {
-        save_coherence(&a.out, acc, first + played, &net)?;
-    }
-    let report = serde_json::json!({
-        "out": a.out.display().to_string(), "shape": net.shape().to_string(),
-        "games_this_run": played, "games_total": first + played, "seed": a.seed.seed,
-        "alpha": a.alpha, "method": a.method, "policy_depth": a.policy_depth, "moves": moves, "seconds": secs,
-        "moves_per_second": moves as f64 / secs.max(1e-9), "fingerprint": format!("{:016x}", net.fingerprint()),
-        "windows": windows,
-    });
     if a.json.json {
-        return print_json(&report);
+        return print_json(report);
+    }
+    if report.results.len() <= 16 {
+        for row in &report.results {
+            let (g, cpu) = (&row.result, row.cpu_seconds);
+            println!(
+                "game {:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}{}",
+                g.index,
+                g.seed,
+                g.score,
+                g.level,
+                g.moves,
+                cpu.map_or(String::new(), |c| format!("  cpu {c:.1} s")),
+                if g.over { "" } else { "  (stopped before game over)" }
+            );
+        }
+    }
+    let s = &report.summary;
+    println!(
+        "{} games, {} mode, depth {}, eval {}, reveals {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
+        s.games, a.search.mode, rule, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
+    );
+    if let DepthRule::Budget { .. } = rule {
+        println!(
+            "decisions by depth: {}; {:.0} search moves per decision",
+            depth_histogram(&report.depths),
+            report.moves_per_decision
+        );
     }
     println!(
-        "trained {played} games ({} in all, seed {}, {} alpha {}) in {secs:.1} s: {moves} moves, {:.0} moves/s; wrote {} ({})",
-        first + played,
-        a.seed.seed,
+        "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
+        report.seconds,
+        report.seconds_per_game,
+        report.search_moves_per_second / 1e6
+    );
+    Ok(())
+}
+
+/// `4: 120, 5: 30` (the depths with decisions).
+fn depth_histogram(depths: &[u64; 8]) -> String {
+    let parts: Vec<String> = depths
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(d, n)| format!("{d}: {n}"))
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// decide
+
+fn decide(a: DecideArgs) -> CliResult {
+    let position = if a.position == "-" { read_input(Path::new("-"))? } else { a.position };
+    let req = api::DecideRequest { position, search: a.search.options("--eval", &a.search.eval) };
+    let d = api::decide(&req, Control::new())?;
+    if a.json.json {
+        return print_json(&d);
+    }
+    let best = d.best_column - 1;
+    println!("{}", d.position);
+    for (c, v) in d.values.iter().enumerate() {
+        match v {
+            Some(v) => {
+                println!("column {}: {v:>14.1}{}", c + 1, if c == best { "  <- best" } else { "" })
+            }
+            None => println!("column {}: full", c + 1),
+        }
+    }
+    println!("after: {}", d.after);
+    let rule = d.rule.unwrap_or(DepthRule::Fixed(d.depth));
+    println!(
+        "depth {} ({}): {} moves searched in {:.3} s",
+        d.depth, rule, d.stats.moves, d.seconds
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// replay
+
+fn replay(a: ReplayArgs) -> CliResult {
+    let text = read_input(&a.file)?;
+    let req = api::ReplayRequest { name: a.file.display().to_string(), text };
+    let out = api::replay(&req, Control::new())?;
+    if a.json.json {
+        return print_sorted(&out);
+    }
+    for g in &out.games {
+        println!("game {}: ok, {} turns, score {}", g.game, g.turns, g.score);
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// sweep
+
+fn sweep(a: SweepArgs) -> CliResult {
+    let req = api::SweepRequest {
+        mode: a.mode.clone(),
+        games: a.games,
+        shard: shard(a.shard.as_deref())?,
+        max_moves: a.max_moves,
+        seed: a.seed.seed,
+    };
+    let bar = progress(req.shard.range(a.games).count() as u64, "drop7 sweep");
+    let report = bar_progress(&bar);
+    let out = a.threads.install(|| api::sweep(&req, Control::new().with_progress(&report)))??;
+    bar.finish_and_clear();
+    if a.json.json {
+        return print_sorted(&out);
+    }
+    println!(
+        "{} games, {} turns: engine and reference identical ({:.1} s)",
+        out.games, out.turns, out.seconds
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// ab
+
+fn ab(a: AbArgs) -> CliResult {
+    let req = api::AbRequest {
+        a: eval_spec("--a", &a.a),
+        b: eval_spec("--b", &a.b),
+        a_reveal_samples: a.a_reveal_samples.clone(),
+        b_reveal_samples: a.b_reveal_samples.clone(),
+        a_reveals: a.a_reveals.clone(),
+        b_reveals: a.b_reveals.clone(),
+        search: a.search.options("--eval", &a.search.eval),
+        games: a.games,
+        max_moves: a.max_moves,
+        seed: a.seed.seed,
+    };
+    let bar = progress(2 * a.games, "drop7 ab");
+    let report = bar_progress(&bar);
+    let r = a.threads.install(|| api::ab(&req, Control::new().with_progress(&report)))??;
+    bar.finish_and_clear();
+    if a.json.json {
+        return print_sorted(&r);
+    }
+    let (x, y) = (&r.a_summary, &r.b_summary);
+    println!(
+        "A {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
+        r.a, r.a_reveals, r.a_reveal_samples, x.mean, x.median, x.best
+    );
+    println!(
+        "B {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
+        r.b, r.b_reveals, r.b_reveal_samples, y.mean, y.median, y.best
+    );
+    println!(
+        "A - B over {} paired games: {:.0} (95% CI {:.0}..{:.0}), paired t = {:.2}, p = {:.4}; A better in {}, B in {}",
+        r.games,
+        r.mean_difference,
+        r.difference_ci95[0],
+        r.difference_ci95[1],
+        r.paired_t,
+        r.p_two_sided_normal_approx,
+        r.a_wins,
+        r.b_wins
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// bench
+
+fn bench(a: BenchArgs) -> CliResult {
+    let req = api::BenchRequest {
+        games: a.games,
+        positions: a.positions,
+        depths: a.depths.clone(),
+        runs: a.runs,
+        table_bits: a.table_bits,
+        eval: eval_spec("--eval", &a.eval),
+        seed: a.seed.seed,
+    };
+    let out = api::bench(&req, Control::new())?;
+    let engine = &out.engine;
+    if a.json.json {
+        print_sorted(&out)?;
+    } else {
+        println!(
+            "engine (Hardcore, random policy, {} games x {} runs, one thread):",
+            a.games, a.runs
+        );
+        println!(
+            "  wall: fast {:.2} M moves/s, reference {:.2} M moves/s",
+            engine.fast_moves_per_second / 1e6,
+            engine.reference_moves_per_second / 1e6,
+        );
+        if let (Some(f), Some(r)) =
+            (engine.fast_moves_per_cpu_second, engine.reference_moves_per_cpu_second)
+        {
+            println!(
+                "  per CPU second: fast {:.2} M moves/s, reference {:.2} M moves/s",
+                f / 1e6,
+                r / 1e6
+            );
+        }
+        println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
+        println!(
+            "poppers on {} boards (CPU time, medians): SWAR scan {:.2} ns, run-length table {:.2} ns, table/SWAR {:.2}",
+            engine.popper_boards,
+            engine.popper_swar_ns,
+            engine.popper_table_ns,
+            engine.popper_table_over_swar
+        );
+        println!(
+            "decisions on {} harvested positions (all 7 values at chance nodes, eval {}):",
+            out.positions, out.eval
+        );
+        println!("  depth table    ms/decision  moves/decision  nodes/decision  nodes removed  hit rate  speedup  same values");
+        for d in &out.decisions {
+            println!(
+                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>15.0} {:>13.1}% {:>8.2}% {:>7.2}x  {}",
+                d.depth,
+                d.table,
+                d.ms_per_decision_median,
+                d.moves_per_decision,
+                d.nodes_per_decision,
+                d.nodes_removed_vs_none * 100.0,
+                d.node_hit_rate * 100.0,
+                d.speedup_vs_none_median,
+                if d.values_identical_to_none { "yes" } else { "NO" }
+            );
+        }
+    }
+    if !out.ok() {
+        return Err(CliError::failed("a table changed a decision value"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// fit
+
+/// The weights file of one target: `--out` itself for one target, else `--out` with
+/// `.TARGET` (`:` as `-`) before its extension.
+fn out_path(out: &Path, target: &str, several: bool) -> PathBuf {
+    if !several {
+        return out.to_path_buf();
+    }
+    let tag = target.replace(':', "-");
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match out.extension() {
+        Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{tag}"),
+    };
+    out.with_file_name(name)
+}
+
+fn fit(a: FitArgs) -> CliResult {
+    let req = api::FitRequest {
+        search: a.search.options("--eval", &a.search.eval),
+        games: a.games,
+        max_moves: a.max_moves,
+        target: a.target.clone(),
+        ridge: a.ridge.clone(),
+        rollouts: a.rollouts,
+        rollout_depth: a.rollout_depth,
+        horizon: a.horizon,
+        seed: a.seed.seed,
+    };
+    let bar = progress(a.games, "harvest");
+    let report = bar_progress(&bar);
+    let out = a.threads.install(|| api::fit(&req, Control::new().with_progress(&report)))??;
+    bar.finish_and_clear();
+    if let Some(path) = &a.out {
+        for f in &out.fits {
+            let path = out_path(path, &f.target, out.fits.len() > 1);
+            std::fs::write(&path, &f.text)
+                .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
+        }
+    }
+    if a.json.json {
+        return print_sorted(&out);
+    }
+    for f in &out.fits {
+        print!("{}", f.text);
+    }
+    println!("harvest: {} games in {:.1} s", out.games, out.seconds);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// mix
+
+#[derive(Args, Debug)]
+struct MixArgs {
+    /// Factor and weight file pairs: `K1 FILE1 [K2 FILE2 ...]` (`ready` as FILE stands for
+    /// the default `ready` evaluator written as fitted weights).
+    #[arg(value_name = "K FILE", num_args = 2.., required = true, allow_negative_numbers = true)]
+    terms: Vec<String>,
+    /// Write the weights here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+fn mix(a: MixArgs) -> CliResult {
+    if a.terms.len() % 2 != 0 {
+        return Err(CliError::input("mix: give K FILE pairs (K1 FILE1 [K2 FILE2 ...])"));
+    }
+    let mut terms = Vec::new();
+    for pair in a.terms.chunks(2) {
+        let file = if pair[1] == "ready" {
+            InputFile::new("ready", Vec::new())
+        } else {
+            input_file(Path::new(&pair[1]))
+        };
+        terms.push((pair[0].clone(), file));
+    }
+    let out = api::mix(&api::MixRequest { terms }, Control::new())?;
+    match &a.out {
+        Some(path) => write_file_atomic(path, out.text.as_bytes()),
+        None => {
+            print!("{}", out.text);
+            Ok(())
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// train
+
+fn train(a: TrainArgs) -> CliResult {
+    let tc = a.method == LearnMethod::Tc;
+    let from = a.from.as_deref().map(|path| match std::fs::read(path) {
+        Ok(bytes) => InputFile::new(path.display().to_string(), bytes),
+        Err(e) => InputFile::unreadable(
+            path.display().to_string(),
+            format!("--from: cannot read {}: {e}", path.display()),
+        ),
+    });
+    // The accumulators beside --from: read for tc; for td only noted when they exist.
+    let coherence = a.from.as_deref().and_then(|path| {
+        let tc_path = coherence_path(path);
+        let name = tc_path.display().to_string();
+        if !tc {
+            return tc_path.exists().then(|| InputFile::new(name, Vec::new()));
+        }
+        Some(match std::fs::read(&tc_path) {
+            Ok(bytes) => InputFile::new(name, bytes),
+            Err(e) => InputFile::unreadable(
+                name.clone(),
+                format!(
+                    "{name}: cannot read: {e} (--method tc continues from the weights and their accumulators)"
+                ),
+            ),
+        })
+    });
+    let req = api::TrainRequest {
+        games: a.games,
+        alpha: a.alpha,
+        method: if tc { api::Method::Tc } else { api::Method::Td },
+        seed: a.seed.seed,
+        from,
+        coherence,
+        shape: a.shape.clone(),
+        checkpoint_every: a.checkpoint_every,
+        max_seconds: a.max_seconds,
+        report_every: a.report_every,
+        policy_depth: a.policy_depth,
+    };
+    let lines = |p: Progress| {
+        if !p.message.is_empty() {
+            eprintln!("{}", p.message);
+        }
+    };
+    let mut write = |c: &api::TrainCheckpoint<'_>| -> Result<(), api::Error> {
+        let failed = |e: CliError| api::Error::failed(e.message());
+        write_file_atomic(&a.out, &c.weight_bytes()).map_err(failed)?;
+        if let Some(bytes) = c.coherence_bytes() {
+            write_file_atomic(&coherence_path(&a.out), &bytes).map_err(failed)?;
+        }
+        Ok(())
+    };
+    let r = api::train(&req, Control::new().with_progress(&lines), &mut write)?;
+    if a.json.json {
+        let mut v = serde_json::to_value(&r)
+            .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
+        v["out"] = a.out.display().to_string().into();
+        return print_json(&v);
+    }
+    println!(
+        "trained {} games ({} in all, seed {}, {} alpha {}) in {:.1} s: {} moves, {:.0} moves/s; wrote {} ({})",
+        r.games_this_run,
+        r.games_total,
+        r.seed,
         if tc { "tc" } else { "td" },
-        a.alpha,
-        moves as f64 / secs.max(1e-9),
+        r.alpha,
+        r.seconds,
+        r.moves,
+        r.moves_per_second,
         a.out.display(),
-        net.shape()
+        r.shape
     );
     Ok(())
 }

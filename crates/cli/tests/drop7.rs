@@ -507,3 +507,103 @@ fn tc_training_is_reproducible_continues_exactly_and_refuses_unpaired_files() {
     one_line(bitarcade(&args), "--policy-depth");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Stdout of a successful run.
+fn stdout(out: Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+const DECIDE_AT: &str =
+    "......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0";
+
+#[test]
+fn decide_text_is_frozen() {
+    let text = stdout(bitarcade(&["drop7", "decide", DECIDE_AT, "--depth", "3"]));
+    let want = "\
+......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0
+column 1:        -9077.5  <- best
+column 2:        -9108.7
+column 3:        -9810.0
+column 4:        -9100.4
+column 5:        -9269.9
+column 6:        -9126.2
+column 7:        -9297.2
+after: ......./......./......./......./......./5.3..../####### next=# level=1 drops=3 score=0
+depth 3 (3): 14217 moves searched in ";
+    assert!(text.starts_with(want), "{text}");
+    let args = ["--reveals", "paired", "--budget", "40000", "--min-depth", "2", "--max-depth", "4"];
+    let text = stdout(bitarcade(&[&["drop7", "decide", DECIDE_AT][..], &args[..]].concat()));
+    assert!(text.contains("column 4:        -9165.0  <- best\n"), "{text}");
+    assert!(text.contains("\ndepth 3 (budget 40000 (2..4)): 15816 moves searched in "), "{text}");
+}
+
+#[test]
+fn play_ab_and_fit_text_is_frozen() {
+    let args = ["drop7", "play", "--depth", "1", "--games", "3", "--seed", "5", "-j", "1"];
+    let text =
+        stdout(bitarcade(&[&args[..], &["--eval", "crowding", "--max-moves", "20"]].concat()));
+    assert_eq!(
+        text.lines().nth(3),
+        Some("3 games, hardcore mode, depth 1, eval crowding:600,500,250,800,3000, reveals sampled:1, table direct: mean 69062 (95% CI 67610..70514), median 68710, best 69815, worst 68660")
+    );
+    let args = ["drop7", "ab", "--a", "crowding", "--b", "points", "--games", "6", "--depth", "1"];
+    let text = stdout(bitarcade(&[&args[..], &["-j", "1", "--max-moves", "60"]].concat()));
+    assert_eq!(
+        text,
+        "\
+A crowding:600,500,250,800,3000 (reveals sampled, samples 1): mean 112238, median 104070, best 138444
+B points (reveals sampled, samples 1): mean 97488, median 102948, best 104432
+A - B over 6 paired games: 14750 (95% CI -9268..38768), paired t = 1.56, p = 0.1177; A better in 5, B in 1
+"
+    );
+    let text = stdout(bitarcade(&["drop7", "fit", "--depth", "1", "--games", "6", "--seed", "9"]));
+    assert!(text.starts_with("\
+# drop7 fit: --eval ready:900,500,375,800,4500,1200,0 --depth 1 --reveals sampled:1 --games 6 --seed 9 --target end --ridge 0.001
+# 369 boards, mean target 105735, R^2 0.7296, held out (2 folds by game) 0.2957
+bias 427023.65921949083
+v1 -13990.642268349031
+"), "{text}");
+}
+
+#[test]
+fn shards_of_play_and_sweep_concatenate_and_bad_shards_exit_2() {
+    let args = ["drop7", "play", "--depth", "1", "--games", "5", "--seed", "2", "--json"];
+    let args = [&args[..], &["--max-moves", "30", "--first-game", "3"]].concat();
+    let full = json(&bitarcade(&args));
+    let mut parts = Vec::new();
+    for s in ["1/3", "2/3", "3/3"] {
+        let part = json(&bitarcade(&[&args[..], &["--shard", s]].concat()));
+        parts.extend(games(&part).as_array().unwrap().clone());
+    }
+    assert_eq!(serde_json::Value::Array(parts), games(&full));
+    let sweep = |extra: &[&str]| {
+        let args =
+            ["drop7", "sweep", "--mode", "normal", "--games", "100", "--seed", "9", "--json"];
+        json(&bitarcade(&[&args[..], extra].concat()))["turns"].as_u64().unwrap()
+    };
+    assert_eq!(sweep(&[]), 13145);
+    assert_eq!(sweep(&["--shard", "1/2"]) + sweep(&["--shard", "2/2"]), 13145);
+    let out = bitarcade(&["drop7", "play", "--depth", "1", "--shard", "3/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim(), "bitarcade: error: --shard \"3/2\": expected K/N with 1 <= K <= N");
+}
+
+#[test]
+fn mix_writes_what_mix_weights_py_wrote() {
+    let fitted = concat!(env!("CARGO_MANIFEST_DIR"), "/../drop7/results/fitted");
+    let body = |text: &str| text.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    let file = |name: &str| std::fs::read_to_string(format!("{fitted}/{name}")).unwrap();
+    let ready = stdout(bitarcade(&["drop7", "mix", "1", "ready"]));
+    assert_eq!(ready.lines().next(), Some("# drop7 mix: 1 * ready"));
+    assert_eq!(body(&ready), body(&file("ready.txt")));
+    let big = format!("{fitted}/big.end.txt");
+    let mixed = stdout(bitarcade(&["drop7", "mix", "0.5", "ready", "0.5", &big]));
+    assert_eq!(body(&mixed), body(&file("mix-ready-bigend.txt")));
+    let out = bitarcade(&["drop7", "mix", "1", "ready", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = bitarcade(&["drop7", "mix", "1", "/nonexistent/w.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/w.txt: cannot read"));
+}

@@ -28,6 +28,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod board;
 pub mod engine;
 pub mod reference;

@@ -11,7 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::eval::{features, Fitted, FEATURES};
-use super::{BatchSpec, Evaluator, Searcher, Table};
+use super::{Abort, BatchSpec, Evaluator, Searcher, Table};
 use crate::board::Position;
 use crate::engine::RandomDraws;
 
@@ -91,8 +91,8 @@ pub fn samples(games: &[GameBoards], target: Target) -> Vec<Sample> {
 }
 
 /// Plays game `index` of `spec`'s batch with `searcher` and keeps every board it leaves.
-pub fn harvest_game<E: Evaluator, T: Table>(
-    searcher: &mut Searcher<E, T>,
+pub fn harvest_game<E: Evaluator, T: Table, A: Abort>(
+    searcher: &mut Searcher<E, T, A>,
     spec: &BatchSpec,
     index: u64,
 ) -> GameBoards {
@@ -103,6 +103,9 @@ pub fn harvest_game<E: Evaluator, T: Table>(
     let mut moves = 0;
     while !pos.over && moves < spec.max_moves {
         let d = searcher.decide_rule(&pos, spec.depth).decision;
+        if searcher.stopped() {
+            break;
+        }
         let before = pos.score;
         pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
@@ -160,9 +163,9 @@ pub struct Group {
 /// Plays game `index` of `spec`'s batch with `searcher` (at `spec.depth`); at every
 /// `every`-th position, plays each column and rolls out from it with `rollout`
 /// (`rollout_depth` deep) for at most `horizon` moves, on a clone of the game's stream.
-pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table>(
-    searcher: &mut Searcher<E, T>,
-    rollout: &mut Searcher<E2, T2>,
+pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table, A: Abort>(
+    searcher: &mut Searcher<E, T, A>,
+    rollout: &mut Searcher<E2, T2, A>,
     spec: &BatchSpec,
     index: u64,
     every: u32,
@@ -189,7 +192,7 @@ pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table>(
                 }
                 let features = features(&p.board, p.drops_left);
                 let mut points = vec![first];
-                while !p.over && (points.len() as u32) <= horizon {
+                while !p.over && (points.len() as u32) <= horizon && !rollout.stopped() {
                     let best = rollout.decide(&p, rollout_depth).best;
                     points.push(p.play_unchecked(&rules, best, &mut d).points);
                 }
@@ -200,6 +203,9 @@ pub fn rollout_game<E: Evaluator, T: Table, E2: Evaluator, T2: Table>(
             }
         }
         let d = searcher.decide_rule(&pos, spec.depth).decision;
+        if searcher.stopped() || rollout.stopped() {
+            break;
+        }
         pos.play_unchecked(&rules, d.best, &mut draws);
         moves += 1;
     }

@@ -31,6 +31,8 @@ pub mod fit;
 pub mod ntuple;
 pub mod table;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bits::rng::SplitMix64;
 
 use crate::board::{Board, Disc, Position, SIZE};
@@ -247,7 +249,7 @@ impl Draws for SearchDraws {
 }
 
 /// Work counters of a search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     /// Moves played (engine calls): the unit of work.
     pub moves: u64,
@@ -290,8 +292,45 @@ pub struct Decision {
     pub best: usize,
 }
 
-/// The expectimax searcher, generic over its evaluator `E` and table `T`.
-pub struct Searcher<E: Evaluator, T: Table> {
+/// How a search is stopped early: [`NoAbort`] (the default) never stops and compiles to
+/// nothing; `Option<&AtomicBool>` stops once the flag is set (checked every
+/// [`Abort::EVERY`] moves, so a single deep decision can be cancelled).
+pub trait Abort: Copy {
+    /// Whether the searcher checks at all (`false`: every check is compiled out).
+    const ENABLED: bool;
+    /// Moves between two checks of the flag.
+    const EVERY: u32 = 1024;
+    /// Whether the caller has asked the search to stop.
+    fn aborted(&self) -> bool;
+}
+
+/// A search that is never stopped early (the default of [`Searcher`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoAbort;
+
+impl Abort for NoAbort {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn aborted(&self) -> bool {
+        false
+    }
+}
+
+impl Abort for Option<&AtomicBool> {
+    const ENABLED: bool = true;
+    #[inline]
+    fn aborted(&self) -> bool {
+        self.is_some_and(|a| a.load(Ordering::Relaxed))
+    }
+}
+
+/// The expectimax searcher, generic over its evaluator `E`, table `T` and abort check `A`
+/// (see [`Abort`]; [`Searcher::with_abort`] sets one).
+///
+/// Once the abort flag is seen, every node below returns at once and stores nothing in the
+/// table; the decision under way is then meaningless and [`Searcher::stopped`] says so.
+/// Without a flag (or with one never set) every value is exactly the unstoppable search's.
+pub struct Searcher<E: Evaluator, T: Table, A: Abort = NoAbort> {
     /// The rules searched under.
     pub rules: Rules,
     /// The leaf evaluator.
@@ -333,6 +372,12 @@ pub struct Searcher<E: Evaluator, T: Table> {
     /// The chance schedule last set (root down, padded to 8 with its last entry), so a
     /// budget search can set it again for each iteration's depth.
     chance_list: Option<[ChanceModel; 8]>,
+    /// The abort check.
+    abort: A,
+    /// Moves until the next check of the abort flag.
+    countdown: u32,
+    /// The abort flag was seen set: the search is unwinding.
+    halted: bool,
 }
 
 /// The outcomes of a chance node under `chance`, with their weights, and how many there are.
@@ -379,6 +424,54 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             outcomes: [outcome_set(&rules, chance); 8],
             level_in_key: rules.mode != Mode::Hardcore,
             chance_list: None,
+            abort: NoAbort,
+            countdown: NoAbort::EVERY,
+            halted: false,
+        }
+    }
+}
+
+impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
+    /// The same searcher stopped by `abort` (e.g. `Some(&flag)`): its values are unchanged
+    /// while the flag is unset.
+    pub fn with_abort<B: Abort>(self, abort: B) -> Searcher<E, T, B> {
+        Searcher {
+            rules: self.rules,
+            eval: self.eval,
+            table: self.table,
+            leaf_cache: self.leaf_cache,
+            death: self.death,
+            stats: self.stats,
+            reveal_samples: self.reveal_samples,
+            reveal_by_depth: self.reveal_by_depth,
+            paired_reveals: self.paired_reveals,
+            outcomes: self.outcomes,
+            level_in_key: self.level_in_key,
+            chance_list: self.chance_list,
+            abort,
+            countdown: B::EVERY,
+            halted: false,
+        }
+    }
+
+    /// Whether the abort flag has stopped the search: the last decision is then not a
+    /// real one (always `false` without an abort check).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        A::ENABLED && (self.halted || self.abort.aborted())
+    }
+
+    /// Counts one move towards the next check of the abort flag.
+    #[inline(always)]
+    fn tick(&mut self) {
+        if A::ENABLED {
+            self.countdown -= 1;
+            if self.countdown == 0 {
+                self.countdown = A::EVERY;
+                if self.abort.aborted() {
+                    self.halted = true;
+                }
+            }
         }
     }
 
@@ -448,7 +541,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         let mut decision = self.decide_at(pos, d);
         let mut last = self.stats.moves - start;
         let mut before = 0u64;
-        while d < max && last > 0 {
+        while d < max && last > 0 && !self.stopped() {
             let growth = if before > 0 {
                 (last as f64 / before as f64).max(1.0)
             } else {
@@ -477,6 +570,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
     #[inline]
     fn move_value(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
+        self.tick();
         let samples = match self.reveal_by_depth[depth.min(7) as usize] {
             0 => self.reveal_samples,
             k => k,
@@ -634,6 +728,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
     }
 
     fn chance(&mut self, pos: &Position, depth: u32) -> f64 {
+        if A::ENABLED && self.halted {
+            return 0.0;
+        }
         if depth == 0 {
             return self.leaf(pos);
         }
@@ -653,7 +750,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             p.next = disc;
             sum += w * self.best_value(&p, depth);
         }
-        if T::ENABLED {
+        if T::ENABLED && !(A::ENABLED && self.halted) {
             self.table.store(&key, depth, sum);
         }
         sum
@@ -672,7 +769,7 @@ pub fn reveal_by_depth(schedule: &[u32], depth: u32) -> [u32; 8] {
 }
 
 /// The result of one played game.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameResult {
     /// The game's index in its batch (`sub_seed(master, index)` is its seed; 0 for a game
     /// played alone).
@@ -708,8 +805,8 @@ impl GameResult {
 
 /// Plays one game with the searcher from the seeded stream (at most `max_moves` moves),
 /// with its record if `record` is set. `rule` is a [`DepthRule`] (a `u32` is a fixed depth).
-pub fn play_game<E: Evaluator, T: Table>(
-    searcher: &mut Searcher<E, T>,
+pub fn play_game<E: Evaluator, T: Table, A: Abort>(
+    searcher: &mut Searcher<E, T, A>,
     seed: u64,
     rule: impl Into<DepthRule>,
     max_moves: u32,
@@ -719,8 +816,8 @@ pub fn play_game<E: Evaluator, T: Table>(
 }
 
 /// [`play_game`], calling `on_move(&position, moves)` after every move (for progress).
-pub fn play_game_observed<E: Evaluator, T: Table>(
-    searcher: &mut Searcher<E, T>,
+pub fn play_game_observed<E: Evaluator, T: Table, A: Abort>(
+    searcher: &mut Searcher<E, T, A>,
     seed: u64,
     rule: impl Into<DepthRule>,
     max_moves: u32,
@@ -740,12 +837,13 @@ pub fn play_game_observed<E: Evaluator, T: Table>(
 /// Plays from `start` with the searcher, drawing from `draws`, until the game ends, after
 /// `max_moves` moves, or when `after_move(&draws, &position, moves)`, called after every
 /// move, returns `true`: the stream has run out (Sequence mode; the final position's next
-/// disc is then a placeholder). The same hook can report progress. Each decision follows
+/// disc is then a placeholder), or before a move once the searcher's abort flag has stopped it
+/// ([`Searcher::stopped`]). The same hook can report progress. Each decision follows
 /// `rule` (a `u32` is a fixed depth); the record names a fixed depth in `depth`, a budget
 /// rule in `rule`.
 #[allow(clippy::too_many_arguments)]
-pub fn play_from<E: Evaluator, T: Table, D: Draws>(
-    searcher: &mut Searcher<E, T>,
+pub fn play_from<E: Evaluator, T: Table, D: Draws, A: Abort>(
+    searcher: &mut Searcher<E, T, A>,
     start: Position,
     draws: D,
     seed: Option<u64>,
@@ -773,6 +871,9 @@ pub fn play_from<E: Evaluator, T: Table, D: Draws>(
     let before = searcher.stats;
     while !pos.over && moves < max_moves {
         let r = searcher.decide_rule(&pos, rule);
+        if searcher.stopped() {
+            break;
+        }
         depths[r.depth.min(7) as usize] += 1;
         max_decision_moves = max_decision_moves.max(r.moves);
         let d = r.decision;
@@ -895,18 +996,52 @@ where
     E: Evaluator + Clone + Send,
     T: Table + Send,
 {
+    play_games_until(spec, eval, make_table, NoAbort, observe)
+}
+
+/// [`play_games`] stopped by `abort`: once it is set, every game stops before its next move
+/// and the games not yet started are not played (their results are empty, index and seed
+/// aside), so the batch returns within a few milliseconds. Unset, the results are exactly
+/// [`play_games`]'s.
+pub fn play_games_until<E, T, A>(
+    spec: &BatchSpec,
+    eval: &E,
+    make_table: impl Fn() -> T + Sync,
+    abort: A,
+    observe: impl Fn(GameEvent) + Sync,
+) -> Vec<(GameResult, Option<GameRecord>)>
+where
+    E: Evaluator + Clone + Send,
+    T: Table + Send,
+    A: Abort + Send + Sync,
+{
     use rayon::prelude::*;
     (spec.first..spec.first.saturating_add(spec.games))
         .into_par_iter()
         .map(|i| {
+            let seed = bits::rng::sub_seed(spec.seed, i);
+            if A::ENABLED && abort.aborted() {
+                let result = GameResult {
+                    index: i,
+                    seed,
+                    score: 0,
+                    level: 0,
+                    moves: 0,
+                    over: false,
+                    stats: Stats::default(),
+                    depths: [0; 8],
+                    max_decision_moves: 0,
+                };
+                return (result, None);
+            }
             observe(GameEvent::Started(i));
-            let mut s = spec.searcher(eval.clone(), make_table());
+            let mut s = spec.searcher(eval.clone(), make_table()).with_abort(abort);
             if let Some(schedule) = spec.chance_schedule {
                 s.set_chance_schedule(&schedule, spec.depth.min_depth());
             }
             let (mut result, record) = play_game_observed(
                 &mut s,
-                bits::rng::sub_seed(spec.seed, i),
+                seed,
                 spec.depth,
                 spec.max_moves,
                 spec.record,

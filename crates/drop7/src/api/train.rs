@@ -1,0 +1,298 @@
+//! `train`: an n-tuple network by TD(0) or temporal coherence on greedy Hardcore games.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::{decode_net, Control, Error, InputFile, Progress};
+use crate::search::ntuple::{self, Coherence, Meta, NTuple};
+use crate::{Mode, Rules};
+
+/// The learning rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// TD(0): each weight a value reads moves by `alpha * error`.
+    #[default]
+    Td,
+    /// Temporal coherence: per-weight rates from the errors' coherence (accumulators kept
+    /// beside the weights).
+    Tc,
+}
+
+/// `drop7 train`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrainRequest {
+    /// Training games to play in this run (game `i` of the file's history uses the stream
+    /// `sub_seed(seed, i)`), at least 1.
+    pub games: u64,
+    /// Step size per weight.
+    pub alpha: f32,
+    /// The learning rule.
+    pub method: Method,
+    /// The training seed.
+    pub seed: u64,
+    /// The weight file to continue from (`--from`), if any.
+    pub from: Option<InputFile>,
+    /// The TC accumulator file beside `from` (`FILE.tc`): read for `Method::Tc`; for TD,
+    /// given only to say it exists (it is then noted as unused, bytes ignored).
+    pub coherence: Option<InputFile>,
+    /// The network's shape for a new file (`standard`, `rows=DDDDDDD size=N[ blocks=2x3]`);
+    /// with `from`: omitted, the file's shape, or it plus ` blocks=2x3`.
+    pub shape: Option<String>,
+    /// Hand the network to the checkpoint callback every N games as well as at the end
+    /// (0: only at the end).
+    pub checkpoint_every: u64,
+    /// Stop after the game running when this many seconds have passed.
+    pub max_seconds: Option<f64>,
+    /// A progress line every N games (at least 1).
+    pub report_every: u64,
+    /// The behaviour policy's depth, 1..=3 (1 = greedy).
+    pub policy_depth: u32,
+}
+
+impl Default for TrainRequest {
+    fn default() -> Self {
+        TrainRequest {
+            games: 1,
+            alpha: 0.005,
+            method: Method::Td,
+            seed: 1,
+            from: None,
+            coherence: None,
+            shape: None,
+            checkpoint_every: 0,
+            max_seconds: None,
+            report_every: 1000,
+            policy_depth: 1,
+        }
+    }
+}
+
+/// One progress window of training.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TrainWindow {
+    /// Games in the file when the window ended.
+    pub games: u64,
+    /// Mean score of the window's games.
+    pub mean_score: f64,
+    /// Mean moves of the window's games.
+    pub mean_moves: f64,
+}
+
+/// What the checkpoint callback is handed: the network and what to write with it.
+#[derive(Debug)]
+pub struct TrainCheckpoint<'a> {
+    /// The network.
+    pub net: &'a NTuple,
+    /// Its metadata (games in all, seed, alpha).
+    pub meta: Meta,
+    /// The TC accumulators, for `Method::Tc`.
+    pub coherence: Option<&'a Coherence>,
+    /// `true` for the write at the end of the run.
+    pub last: bool,
+}
+
+impl TrainCheckpoint<'_> {
+    /// The weight file's bytes.
+    pub fn weight_bytes(&self) -> Vec<u8> {
+        ntuple::encode(self.net, &self.meta)
+    }
+
+    /// The accumulator file's bytes, for `Method::Tc`.
+    pub fn coherence_bytes(&self) -> Option<Vec<u8>> {
+        self.coherence
+            .map(|acc| ntuple::encode_coherence(acc, self.meta.games, self.net.fingerprint()))
+    }
+}
+
+/// The run (the CLI's `--json`, less the output file's name).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TrainResponse {
+    /// The network's shape.
+    pub shape: String,
+    /// Games played in this run.
+    pub games_this_run: u64,
+    /// Games in the file.
+    pub games_total: u64,
+    /// The training seed.
+    pub seed: u64,
+    /// Step size.
+    pub alpha: f32,
+    /// The learning rule.
+    pub method: Method,
+    /// The behaviour policy's depth.
+    pub policy_depth: u32,
+    /// Moves played.
+    pub moves: u64,
+    /// Wall seconds.
+    pub seconds: f64,
+    /// Moves per wall second.
+    pub moves_per_second: f64,
+    /// The network's fingerprint, hex.
+    pub fingerprint: String,
+    /// The progress windows.
+    pub windows: Vec<TrainWindow>,
+}
+
+/// The shape, if given.
+fn parse_shape(text: Option<&str>) -> Result<Option<ntuple::Shape>, Error> {
+    text.map(|t| t.parse().map_err(|e| Error::input(format!("--shape {t:?}: {e}")))).transpose()
+}
+
+/// Trains: plays `games` games (or until `max_seconds`, or until the abort flag, which
+/// stops it like the clock: after the game running, with the network so far handed to
+/// `checkpoint` as the last one), handing the network to `checkpoint` every
+/// `checkpoint_every` games and at the end. Progress: one unit per game, with a message
+/// (`train: ...` per window, and a note when `coherence` is given for TD).
+pub fn train(
+    req: &TrainRequest,
+    ctl: Control<'_>,
+    checkpoint: &mut dyn FnMut(&TrainCheckpoint<'_>) -> Result<(), Error>,
+) -> Result<TrainResponse, Error> {
+    if !(req.alpha.is_finite() && req.alpha > 0.0) {
+        return Err(Error::input(format!("--alpha {}: must be a positive number", req.alpha)));
+    }
+    let tc = req.method == Method::Tc;
+    if tc && req.policy_depth > 1 {
+        return Err(Error::input("--method tc trains with --policy-depth 1 only"));
+    }
+    if !(1..=3).contains(&req.policy_depth) {
+        return Err(Error::input(format!("--policy-depth {}: expected 1..=3", req.policy_depth)));
+    }
+    let total = Some(req.games);
+    let rules = Rules::new(Mode::Hardcore);
+    let (mut net, first) = match &req.from {
+        Some(file) => {
+            let (net, meta) = decode_net("--from", &file.name, file.contents()?)?;
+            if meta.seed != req.seed {
+                return Err(Error::input(format!(
+                    "--from {}: trained with seed {}; continue it with --seed {}",
+                    file.name, meta.seed, meta.seed
+                )));
+            }
+            match parse_shape(req.shape.as_deref())? {
+                Some(shape) if shape != *net.shape() => {
+                    let Some(ext) = net.extended(shape) else {
+                        return Err(Error::input(format!(
+                            "--shape {:?}: --from {} has shape {:?}; give that shape or it plus blocks=2x3",
+                            req.shape.as_deref().unwrap_or_default(),
+                            file.name,
+                            net.shape().to_string()
+                        )));
+                    };
+                    if tc {
+                        return Err(Error::input(
+                            "--method tc cannot add block tables to a file (its accumulators \
+                             would not match); add them with --method td",
+                        ));
+                    }
+                    (ext, meta.games)
+                }
+                _ => (net, meta.games),
+            }
+        }
+        None => (
+            NTuple::new(parse_shape(req.shape.as_deref())?.unwrap_or(ntuple::Shape::standard())),
+            0,
+        ),
+    };
+    let mut acc = match (&req.from, tc) {
+        (Some(_), true) => {
+            let file = req.coherence.as_ref().ok_or_else(|| {
+                Error::input("--method tc continues from the weights and their accumulators")
+            })?;
+            Some(
+                ntuple::decode_coherence(file.contents()?, &net, first)
+                    .map_err(|e| Error::input(format!("{}: {e}", file.name)))?,
+            )
+        }
+        (None, true) => Some(Coherence::new(net.shape())),
+        (Some(_), false) => {
+            if let Some(file) = &req.coherence {
+                let note =
+                    format!("note: {} (TC accumulators) is not used by --method td", file.name);
+                ctl.report(Progress::new(0, total).with_message(note));
+            }
+            None
+        }
+        (None, false) => None,
+    };
+    let start = Instant::now();
+    let mut played = 0u64;
+    let mut moves = 0u64;
+    let (mut win_score, mut win_moves, mut win_games) = (0u64, 0u64, 0u64);
+    let mut win_start = Instant::now();
+    let mut windows = Vec::new();
+    let meta = |played: u64| Meta { games: first + played, seed: req.seed, alpha: req.alpha };
+    let report_every = req.report_every.max(1);
+    while played < req.games {
+        if req.max_seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s) || ctl.aborted() {
+            break;
+        }
+        let seed = bits::rng::sub_seed(req.seed, first + played);
+        let g = match &mut acc {
+            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, req.alpha),
+            None => {
+                ntuple::train_game_searched(&mut net, &rules, seed, req.alpha, req.policy_depth)
+            }
+        };
+        played += 1;
+        moves += g.moves;
+        win_score += g.score;
+        win_moves += g.moves;
+        win_games += 1;
+        let mut progress = Progress::new(first + played, total);
+        if win_games == report_every || played == req.games {
+            let secs = win_start.elapsed().as_secs_f64().max(1e-9);
+            let w = TrainWindow {
+                games: first + played,
+                mean_score: win_score as f64 / win_games as f64,
+                mean_moves: win_moves as f64 / win_games as f64,
+            };
+            progress = progress.with_message(format!(
+                "train: {} games, last {} mean score {:.0} ({:.0} moves), {:.0} games/s, {:.0} moves/s",
+                w.games,
+                win_games,
+                w.mean_score,
+                w.mean_moves,
+                win_games as f64 / secs,
+                win_moves as f64 / secs
+            ));
+            windows.push(w);
+            (win_score, win_moves, win_games) = (0, 0, 0);
+            win_start = Instant::now();
+        }
+        ctl.report(progress);
+        if req.checkpoint_every > 0 && played % req.checkpoint_every == 0 && played < req.games {
+            checkpoint(&TrainCheckpoint {
+                net: &net,
+                meta: meta(played),
+                coherence: acc.as_ref(),
+                last: false,
+            })?;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    checkpoint(&TrainCheckpoint {
+        net: &net,
+        meta: meta(played),
+        coherence: acc.as_ref(),
+        last: true,
+    })?;
+    Ok(TrainResponse {
+        shape: net.shape().to_string(),
+        games_this_run: played,
+        games_total: first + played,
+        seed: req.seed,
+        alpha: req.alpha,
+        method: req.method,
+        policy_depth: req.policy_depth,
+        moves,
+        seconds: secs,
+        moves_per_second: moves as f64 / secs.max(1e-9),
+        fingerprint: format!("{:016x}", net.fingerprint()),
+        windows,
+    })
+}
