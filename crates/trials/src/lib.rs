@@ -2,7 +2,6 @@
 #![forbid(unsafe_code)]
 
 pub mod dist;
-pub mod legacy;
 pub mod paired;
 pub mod rate;
 pub mod rows;

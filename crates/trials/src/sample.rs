@@ -50,6 +50,22 @@ pub fn median_high(xs: &[f64]) -> Option<f64> {
     v.get(v.len() / 2).copied()
 }
 
+/// The half-width of the normal-approximation 95% (or any `z`) interval of the mean,
+/// `z * sqrt(var / n)`, with the sample variance (divisor `n - 1`) taken as 0 below two values
+/// and 0 for an empty sample: the form the 2048 batch and Snake tournament reports print.
+///
+/// ```
+/// let h = trials::sample::normal_half_width(&[1.0, 2.0, 3.0, 4.0], 1.96);
+/// assert!((h - 1.96 * (5.0f64 / 12.0).sqrt()).abs() < 1e-15);
+/// assert_eq!(trials::sample::normal_half_width(&[7.0], 1.96), 0.0);
+/// ```
+pub fn normal_half_width(xs: &[f64], z: f64) -> f64 {
+    match variance(xs) {
+        Some(var) => z * (var / xs.len() as f64).sqrt(),
+        None => 0.0,
+    }
+}
+
 /// The `q` quantile, `0 <= q <= 1`, by linear interpolation between order statistics
 /// (Hyndman and Fan's type 7, the default of R and NumPy): `quantile(xs, 0.5)` is the median.
 /// `None` for an empty sample or `q` outside `[0, 1]`.

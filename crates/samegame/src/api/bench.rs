@@ -242,16 +242,10 @@ pub enum BenchEvent<'a> {
     Standard(&'a StandardRow),
 }
 
-// STATS: moves to crates/trials
-mod stats {
-    /// The median (the upper one of an even count) of `v`.
-    pub(super) fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    }
+/// The median (the upper one of an even count) of `v`, from `trials`.
+fn median(v: Vec<f64>) -> f64 {
+    trials::sample::median_high(&v).unwrap_or(f64::NAN)
 }
-// END STATS
-use stats::median;
 
 /// Mid-game positions: random boards with a few random moves played.
 fn positions(w: usize, h: usize, c: usize, n: usize, seed: u64) -> Vec<Board> {

@@ -79,26 +79,20 @@ fn parse_player(s: &str) -> Result<PlayerKind, Error> {
     s.parse().map_err(|e: String| Error::input(format!("--player {e}")))
 }
 
-// STATS: moves to crates/trials
-/// The statistics of the snake verbs, kept as they were in the CLI until `crates/trials`
-/// takes them over.
+/// The statistics of the snake verbs, from `trials`.
 mod stats {
     /// Mean of `v` and the half-width of its 95% confidence interval (1.96 standard errors,
-    /// sample variance with `n - 1`, at least 1).
+    /// sample variance with `n - 1`).
     pub(super) fn mean_ci95(v: &[f64]) -> (f64, f64) {
-        let n = v.len() as f64;
-        let mean = v.iter().sum::<f64>() / n;
-        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        (mean, 1.96 * (var / n).sqrt())
+        let mean = trials::sample::mean(v).unwrap_or(f64::NAN);
+        (mean, trials::sample::normal_half_width(v, 1.96))
     }
 
     /// The upper median (element `len / 2` after sorting).
-    pub(super) fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
+    pub(super) fn median(v: Vec<f64>) -> f64 {
+        trials::sample::median_high(&v).unwrap_or(f64::NAN)
     }
 }
-// STATS: end
 
 #[cfg(test)]
 mod tests;
