@@ -98,7 +98,6 @@ fn every_search_stops_within_100_ms() {
         file: BoardFile::text("b", Board::random(12, 12, 6, 9).to_string()),
         refutations: false,
         max_nodes: u64::MAX,
-        ..api::ProveRequest::default()
     };
     let (r, late) = cancel_after(Duration::from_millis(200), |ctl| api::prove(&prove, ctl));
     assert!(late < Duration::from_millis(100), "prove: {late:?}");
