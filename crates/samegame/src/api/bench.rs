@@ -13,7 +13,7 @@ use crate::prove::{prove_with_abort, Verdict};
 use crate::reference::RefBoard;
 use crate::{Board, Groups, Rules};
 
-/// A suite of [`bench`].
+/// A suite of [`bench()`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Suite {
@@ -193,7 +193,7 @@ pub struct ProveRow {
     pub saved_pct: f64,
 }
 
-/// What [`bench`] measured (a suite not run has no rows).
+/// What [`bench()`] measured (a suite not run has no rows).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchResponse {
     /// Rounds per measurement.
@@ -341,7 +341,7 @@ pub fn bench(req: &BenchRequest, ctl: Control) -> Result<BenchResponse, Error> {
     bench_each(req, ctl, &|| None, &mut |_| {})
 }
 
-/// Like [`bench`], but reads process CPU seconds from `cpu_clock` (for the standard row)
+/// Like [`bench()`], but reads process CPU seconds from `cpu_clock` (for the standard row)
 /// and reports every suite start and row to `on_event` as soon as it is measured. The abort
 /// flag is checked between measurements and inside the beam searches: on abort the verb
 /// returns [`Error::Aborted`].

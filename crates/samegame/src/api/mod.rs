@@ -16,7 +16,7 @@
 //! holds. Error messages are the CLI's, flag names included.
 //!
 //! Every answer a solver gives is replayed through the checked engine
-//! ([`trace::verify`](crate::trace::verify)) before it is returned.
+//! ([`trace::verify`]) before it is returned.
 //!
 //! ```
 //! use samegame::api::{solve, BoardFile, Control, SolveRequest};
