@@ -903,6 +903,40 @@ mod tests {
     }
 
     #[test]
+    fn an_unset_abort_flag_changes_nothing_and_a_set_one_stops_at_once() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig { tt_bits: 14, ..Default::default() };
+        let unset = AtomicBool::new(false);
+        let mut plain = Searcher::new(&h, cfg);
+        let mut flagged = Searcher::new(&h, cfg).with_abort(Some(&unset));
+        let mut game = crate::Game::new(9);
+        for _ in 0..120 {
+            let a = plain.best_move(game.board());
+            assert_eq!(a, flagged.best_move(game.board()), "on {}", game.board());
+            assert_eq!(plain.nodes(), flagged.nodes(), "on {}", game.board());
+            assert!(!flagged.aborted());
+            match a {
+                Some(c) => game.play(c.dir).unwrap(),
+                None => break,
+            }
+        }
+        // Set before the search: it stops at the first expanded chance node.
+        let set = AtomicBool::new(true);
+        let b: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".parse().unwrap();
+        let budget =
+            SearchConfig { depth: Depth::Budget { nodes: 1 << 40, min: 2, max: 16 }, ..cfg };
+        let mut stopped = Searcher::new(&h, budget).with_abort(Some(&set));
+        let _ = stopped.best_move(b);
+        assert!(stopped.aborted());
+        assert!(stopped.nodes() < 4 * POLL_NODES, "{} nodes", stopped.nodes());
+        // Cleared, the same searcher answers like a fresh one.
+        set.store(false, Ordering::Relaxed);
+        let fresh = Searcher::new(&h, cfg).best_move(b);
+        let mut again = Searcher::new(&h, cfg).with_abort(Some(&set));
+        assert_eq!(again.best_move(b), fresh);
+    }
+
+    #[test]
     fn adaptive_offset_sets_the_layers() {
         // Ranks 1, 2, 3, 4, 5 and 14: six distinct, so offset 1 gives 5 layers, offset 3 gives 3.
         let b: Board = "2 4 8 16/32 . . ./. . . ./. . . 16384".parse().unwrap();
