@@ -698,15 +698,7 @@ fn play(a: PlayArgs) -> CliResult {
         search: a.search.spec()?,
         shard: a.shard.unwrap_or(Shard::WHOLE),
     };
-    let bar = progress(a.games, "2048 games");
-    if let Some(text) = &a.seeds {
-        // The bar's length is the range's (a bad range is the API's error).
-        if let Some((f, l)) = text.split_once("..") {
-            if let (Ok(f), Ok(l)) = (f.trim().parse::<u64>(), l.trim().parse::<u64>()) {
-                bar.set_length(l.saturating_sub(f) + 1);
-            }
-        }
-    }
+    let bar = progress(req.game_count()?, "2048 games");
     // Games that run for minutes (nneonneo's depth rule spends ~30 minutes on a game to
     // 32768) report every 1,000 moves: on a terminal in the bar's message, otherwise (a log
     // file) as a line on stderr at most once a minute.

@@ -46,7 +46,7 @@ impl Default for BenchRequest {
     }
 }
 
-/// One engine's figures in [`bench`].
+/// One engine's figures in [`bench()`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EngineFigures {
     /// One move per call (`Board::shift`), ns.
@@ -63,7 +63,7 @@ pub struct EngineFigures {
     pub search_nodes_per_second: f64,
 }
 
-/// The outcome of [`bench`]: every figure is the median over the rounds.
+/// The outcome of [`bench()`]: every figure is the median over the rounds.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BenchResponse {
     /// The seed of the boards and games.

@@ -2,7 +2,7 @@
 //! the CLI, a server and Python.
 //!
 //! Each verb is `fn verb(req: &VerbRequest, ..., ctl: Control) -> Result<VerbResponse, Error>`:
-//! [`play`], [`best`], [`train`], [`starts`], [`from_starts`], [`bench`], [`tune`] and
+//! [`play`], [`best`], [`train`], [`starts`], [`from_starts`], [`bench()`], [`tune`] and
 //! [`replay`]. Requests are plain structs with their defaults in `impl Default` and
 //! `#[serde(default)]`, so JSON may leave fields out. The API reads no files and prints
 //! nothing: a front end passes a network as the loaded [`MultiStage`] (see [`load_network`],

@@ -97,6 +97,16 @@ fn spawn_seeds(req: &PlayRequest) -> Result<Vec<u64>, Error> {
     Ok((first..=last).map(|s| bits::rng::sub_seed(s, 0)).collect())
 }
 
+impl PlayRequest {
+    /// The number of games this request plays (its shard of the batch), or the input error
+    /// of a bad `seeds` range.
+    pub fn game_count(&self) -> Result<u64, Error> {
+        let n = spawn_seeds(self)?.len() as u64;
+        let r = self.shard.range(n);
+        Ok(r.end - r.start)
+    }
+}
+
 /// Plays the batch (in the current rayon pool; the games are the same for any thread count
 /// unless `time_per_move` is set), replays every game through the independent checker, and
 /// returns the table. Progress: one unit per finished game, and every 1,000 moves of a game
