@@ -195,22 +195,26 @@ fn late_positions(heur: &Heuristic, seed: u64, count: u64) -> Vec<Board> {
 
 /// Searches `positions` under nneonneo/2048-ai's depth rule: nodes per second, and every
 /// choice (move, value bits, nodes) so that two settings can be checked for the same answers.
+/// These are the longest searches of the bench (up to seconds each): the caller's abort flag
+/// is threaded into them (without one, they are timed exactly as before).
 fn time_reference_rule(
     heur: &Heuristic,
     positions: &[Board],
     (prefetch, incremental): (bool, bool),
-) -> (f64, Vec<u64>) {
+    ctl: Control,
+) -> Result<(f64, Vec<u64>), Error> {
     let cfg = SearchConfig { prefetch, incremental, ..Default::default() };
-    let mut s = Searcher::new(heur, cfg);
+    let mut s = Searcher::new(heur, cfg).with_abort(ctl.abort_flag());
     let start = Instant::now();
     let mut choices = Vec::new();
     for &b in positions {
         let c = s.best_move(b);
+        ctl.check()?;
         choices.push(c.map_or(9, |c| c.dir.index() as u64 | u64::from(c.value.to_bits()) << 8));
         choices.push(s.nodes());
     }
     let secs = start.elapsed().as_secs_f64();
-    (s.nodes() as f64 / secs, choices)
+    Ok((s.nodes() as f64 / secs, choices))
 }
 
 /// Times the engines (see [`BenchRequest`]); checks the abort flag between the timed parts.
@@ -291,7 +295,7 @@ pub fn bench(req: &BenchRequest, ctl: Control) -> Result<BenchResponse, Error> {
         let mut late_choices: [Vec<u64>; 3] = Default::default();
         for k in 0..3 {
             let i = (k + rows.len()) % 3;
-            (late_nps[i], late_choices[i]) = time_reference_rule(&heur, &late, settings[i]);
+            (late_nps[i], late_choices[i]) = time_reference_rule(&heur, &late, settings[i], ctl)?;
         }
         variants_agree &= late_choices[0] == late_choices[2] && late_choices[1] == late_choices[2];
         ctl.check()?;
