@@ -494,3 +494,133 @@ fn old_weight_files_load_play_and_train_as_before() {
     assert_eq!(p["summary"]["best"], 6344);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Standard output without the lines that report timings.
+fn untimed(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("game moves/s") && !l.starts_with("search nodes/s"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn play_best_and_replay_print_exactly_this_text() {
+    let play = bitarcade(&[
+        "2048",
+        "play",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--max-moves",
+        "200",
+    ]);
+    assert_eq!(
+        untimed(&play),
+        "setting            expectimax, depth 1 move layers, probability cutoff 0.0001, table 2^20
+games              2 (seed 5, 1 threads)
+average score      2416 ± 94 (95%)
+median score       2416
+best score         2464 (best tile 256)
+reached 2048          0/2    0.0%  95% CI [0.0, 65.8]
+reached 4096          0/2    0.0%  95% CI [0.0, 65.8]
+reached 8192          0/2    0.0%  95% CI [0.0, 65.8]
+reached 16384         0/2    0.0%  95% CI [0.0, 65.8]
+reached 32768         0/2    0.0%  95% CI [0.0, 65.8]
+reached 65536         0/2    0.0%  95% CI [0.0, 65.8]
+nodes per move     4 (move-generator calls per game move)
+"
+    );
+    let best = bitarcade(&["2048", "best", "2 4 8 16/. . . ./. . . ./. . . .", "--depth", "3"]);
+    assert_eq!(
+        untimed(&best),
+        "    2     4     8    16
+    .     .     .     .
+    .     .     .     .
+    .     .     .     .
+best move D (value 1602989, depth 3, 2332 nodes)
+"
+    );
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("r12.json");
+    let rec_s = rec.to_str().unwrap();
+    let args = ["2048", "play", "--games", "1", "--seed", "3", "--depth", "1", "--max-moves", "12"];
+    untimed(&bitarcade(&[&args[..], &["--record", rec_s]].concat()));
+    assert_eq!(
+        untimed(&bitarcade(&["2048", "replay", rec_s])),
+        "record 0: ok, score 60, max tile 16\n1 record(s), 12 moves: all replay\n"
+    );
+    // The boards the moves were chosen on (what scripts/record_boards.py printed).
+    let boards = bitarcade(&["2048", "replay", rec_s, "--boards", "--from", "0.5", "--step", "2"]);
+    assert_eq!(
+        untimed(&boards),
+        "6\t4 2 . ./4 . . 2/4 . . ./. . . .\tL\n\
+         8\t4 2 . ./4 2 . ./4 2 . ./. . 4 .\tL\n\
+         10\t4 2 . ./4 2 . ./4 4 . ./4 . 2 .\tU\n"
+    );
+    let all = untimed(&bitarcade(&["2048", "replay", rec_s, "--boards"]));
+    assert_eq!(all.lines().count(), 12);
+    assert!(all.starts_with("0\t. . . ./. . . ./. 2 . ./. . . 2\tL\n"), "{all}");
+    let j = json(&bitarcade(&["2048", "replay", rec_s, "--boards", "--step", "5", "--json"]));
+    assert_eq!(j["boards"].as_array().unwrap().len(), 3);
+    assert_eq!(j["boards"][1]["index"], 5);
+    let plain = json(&bitarcade(&["2048", "replay", rec_s, "--json"]));
+    assert!(plain.get("boards").is_none());
+    let out = bitarcade(&["2048", "replay", rec_s, "--step", "2"]);
+    assert_eq!(out.status.code(), Some(2), "--step needs --boards");
+}
+
+#[test]
+fn train_prints_exactly_this_text() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-ttext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("tt.b48");
+    let out_s = out.to_str().unwrap();
+    let args = ["2048", "train", "--games", "30", "--tuples", "0,1,2,3/4,5,6,7", "--seed", "3"];
+    let run = bitarcade(&[&args[..], &["--out", out_s, "--report-every", "10"]].concat());
+    let text: String = untimed(&run)
+        .lines()
+        .filter(|l| !l.starts_with("played"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        text,
+        format!(
+            "network      0,1,2,3/4,5,6,7 (131072 weights)
+training     td, alpha 0.0025, seed 3, games 0..30
+last window  mean score 3158 over 10 games
+weights      {out_s} (fingerprint 8ced2a58b984ac12)
+"
+        )
+    );
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(err.lines().count(), 3, "{err}");
+    assert!(err.lines().nth(1).unwrap().starts_with(
+        "games        20  mean     2412  max    5276  2048   0.0%  8192   0.0%  16384   0.0%"
+    ));
+}
+
+#[test]
+fn play_shards_concatenate_into_the_whole_batch() {
+    let base = ["2048", "play", "--games", "5", "--depth", "1", "--seed", "8", "--max-moves", "50"];
+    let games = |extra: &[&str]| {
+        json(&bitarcade(&[&base[..], extra, &["--json"]].concat()))["games"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let whole = games(&[]);
+    let mut parts = games(&["--shard", "1/2"]);
+    parts.extend(games(&["--shard", "2/2"]));
+    assert_eq!(parts, whole);
+    let out = bitarcade(&[&base[..], &["--shard", "3/2"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+}

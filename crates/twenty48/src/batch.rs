@@ -5,14 +5,14 @@
 //! order, so a batch gives the same games and the same table for any thread count.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Status};
 use crate::search::{Evaluator, Heuristic, SearchConfig, SearchPlayer, Searcher};
 use crate::trace::GameRecord;
 
 /// One finished game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     /// Index in the batch.
     pub index: u64,
@@ -28,7 +28,7 @@ pub struct GameResult {
     pub status: Status,
     /// Move-generator calls made by the player's search.
     pub nodes: u64,
-    /// The record, when asked for.
+    /// The record, when asked for (not serialised).
     #[serde(skip)]
     pub record: Option<GameRecord>,
 }
@@ -115,7 +115,7 @@ pub fn play_seeds(
 }
 
 /// A share with its 95% Wilson score interval.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Rate {
     /// The tile.
     pub tile: u32,
@@ -129,6 +129,7 @@ pub struct Rate {
     pub high: f64,
 }
 
+// STATS: moves to crates/trials (wilson, and the mean interval and median of Summary::of)
 /// The 95% Wilson score interval of `k` successes in `n` trials.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
@@ -144,7 +145,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 }
 
 /// The table the field reports.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
     /// Games played.
     pub games: u64,
@@ -166,6 +167,7 @@ pub struct Summary {
     pub nodes: u64,
 }
 
+// STATS: moves to crates/trials (the 1.96 * sqrt(var / n) interval and the median below)
 impl Summary {
     /// Summarises a batch.
     pub fn of(results: &[GameResult]) -> Summary {

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod batch;
 pub mod board;
 pub mod game;

@@ -499,7 +499,7 @@ impl crate::search::Evaluator for NetEval<'_> {
 pub const OVERFLOW_REWARD: f32 = 65536.0;
 
 /// One training game's outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TrainGame {
     /// Final score.
     pub score: u64,

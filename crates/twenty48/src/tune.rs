@@ -21,14 +21,16 @@
 //! the way a best-of-λ rule does when the games are far noisier than the differences between
 //! candidates.
 
-use rayon::prelude::*;
-use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::batch::play_search_game;
-use crate::search::{Heuristic, Params, SearchConfig};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::batch::GameResult;
+use crate::search::{Heuristic, Params, SearchConfig, Searcher};
 
 /// Tuner settings.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct TuneConfig {
     /// Generations.
     pub generations: u32,
@@ -47,7 +49,7 @@ pub struct TuneConfig {
 }
 
 /// One generation's outcome.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Generation {
     /// Generation number.
     pub generation: u32,
@@ -85,18 +87,55 @@ pub fn mutate(p: Params, sigma: f64, rng: &mut bits::Rng) -> Params {
 
 /// The average score of `params` on the given game seeds.
 pub fn average_score(params: Params, cfg: &TuneConfig, seeds: &[u64]) -> f64 {
+    average_score_until(params, cfg, seeds, None)
+}
+
+/// Whether the flag (if any) is set.
+fn stopped(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// The expectimax player that resigns once the flag is set (its search stops within
+/// microseconds of it); without a flag, [`crate::search::SearchPlayer`].
+struct Stoppable<'h> {
+    searcher: Searcher<'h>,
+    stop: Option<&'h AtomicBool>,
+}
+
+impl crate::game::Player for Stoppable<'_> {
+    fn choose(&mut self, board: crate::Board) -> Option<crate::Dir> {
+        if stopped(self.stop) {
+            return None;
+        }
+        self.searcher.best_move(board).map(|c| c.dir)
+    }
+}
+
+/// [`average_score`], its games cut short once `stop` is set (the average is then
+/// meaningless: the caller checks the flag).
+fn average_score_until(
+    params: Params,
+    cfg: &TuneConfig,
+    seeds: &[u64],
+    stop: Option<&AtomicBool>,
+) -> f64 {
     let h = Heuristic::new(params);
     let total: u64 = seeds
         .par_iter()
         .enumerate()
-        .map(|(i, &s)| play_search_game(i as u64, s, &h, cfg.search, cfg.max_moves, false).score)
+        .map(|(i, &s)| {
+            let searcher = Searcher::new(&h, cfg.search).with_abort(stop);
+            let mut player = Stoppable { searcher, stop };
+            let g = crate::game::play_game(s, &mut player, cfg.max_moves);
+            GameResult::from_game(i as u64, &g, player.searcher.nodes(), false).score
+        })
         .sum();
     total as f64 / seeds.len().max(1) as f64
 }
 
 /// Settings of [`tune_gradient`] beyond [`TuneConfig`] (whose `lambda` is the number of
 /// antithetic pairs there).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct GradientConfig {
     /// Step: `θ` moves by `rate` times the estimated relative-score gradient.
     pub rate: f64,
@@ -105,7 +144,7 @@ pub struct GradientConfig {
 }
 
 /// One generation of [`tune_gradient`].
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GradientGeneration {
     /// Generation number.
     pub generation: u32,
@@ -164,8 +203,19 @@ pub fn tune_gradient(
     start: Params,
     cfg: &TuneConfig,
     grad: &GradientConfig,
-    mut each: impl FnMut(&GradientGeneration),
+    each: impl FnMut(&GradientGeneration),
 ) -> Params {
+    tune_gradient_until(start, cfg, grad, None, each).unwrap_or(start)
+}
+
+/// [`tune_gradient`] that stops once `stop` is set: `None` then (within milliseconds).
+pub fn tune_gradient_until(
+    start: Params,
+    cfg: &TuneConfig,
+    grad: &GradientConfig,
+    stop: Option<&AtomicBool>,
+    mut each: impl FnMut(&GradientGeneration),
+) -> Option<Params> {
     let mut theta = to_theta(start);
     let mut params = start;
     for g in 0..cfg.generations {
@@ -176,9 +226,12 @@ pub fn tune_gradient(
         let at = |e: &[f64; 6], sign: f64| {
             from_theta(std::array::from_fn(|k| theta[k] + sign * cfg.sigma * e[k]), start)
         };
-        let plus: Vec<f64> = dirs.iter().map(|e| average_score(at(e, 1.0), cfg, &seeds)).collect();
-        let minus: Vec<f64> =
-            dirs.iter().map(|e| average_score(at(e, -1.0), cfg, &seeds)).collect();
+        let score = |p: Params| average_score_until(p, cfg, &seeds, stop);
+        let plus: Vec<f64> = dirs.iter().map(|e| score(at(e, 1.0))).collect();
+        let minus: Vec<f64> = dirs.iter().map(|e| score(at(e, -1.0))).collect();
+        if stopped(stop) {
+            return None;
+        }
         let n = dirs.len().max(1) as f64;
         let mean_score = (plus.iter().sum::<f64>() + minus.iter().sum::<f64>()) / (2.0 * n);
         let mut gradient = [0.0; 6];
@@ -207,21 +260,34 @@ pub fn tune_gradient(
             params,
         });
     }
-    params
+    Some(params)
 }
 
 /// Runs the tuner from `start`, calling `each` after every generation; returns the final
 /// parent.
-pub fn tune(start: Params, cfg: &TuneConfig, mut each: impl FnMut(&Generation)) -> Params {
+pub fn tune(start: Params, cfg: &TuneConfig, each: impl FnMut(&Generation)) -> Params {
+    tune_until(start, cfg, None, each).unwrap_or(start)
+}
+
+/// [`tune`] that stops once `stop` is set: `None` then (within milliseconds).
+pub fn tune_until(
+    start: Params,
+    cfg: &TuneConfig,
+    stop: Option<&AtomicBool>,
+    mut each: impl FnMut(&Generation),
+) -> Option<Params> {
     let mut parent = start;
     for g in 0..cfg.generations {
         let mut rng = bits::Rng::new(bits::rng::sub_seed(cfg.seed, u64::from(g)));
         let seeds = generation_seeds(cfg, g);
         let children: Vec<Params> =
             (0..cfg.lambda).map(|_| mutate(parent, cfg.sigma, &mut rng)).collect();
-        let parent_score = average_score(parent, cfg, &seeds);
+        let parent_score = average_score_until(parent, cfg, &seeds, stop);
         let child_scores: Vec<f64> =
-            children.iter().map(|&c| average_score(c, cfg, &seeds)).collect();
+            children.iter().map(|&c| average_score_until(c, cfg, &seeds, stop)).collect();
+        if stopped(stop) {
+            return None;
+        }
         let best = child_scores
             .iter()
             .enumerate()
@@ -233,7 +299,7 @@ pub fn tune(start: Params, cfg: &TuneConfig, mut each: impl FnMut(&Generation)) 
         }
         each(&Generation { generation: g, parent_score, child_scores, improved, params: parent });
     }
-    parent
+    Some(parent)
 }
 
 #[cfg(test)]

@@ -51,6 +51,15 @@
 //! - **Move generator**: [`MoveGen`] is the only way the search moves a board, so the same
 //!   search runs on the fast engine ([`FastMoves`]) and on the reference engine
 //!   ([`crate::search::ReferenceMoves`]) for side-by-side node rates.
+//! - **Abort**: a searcher given a flag ([`Searcher::with_abort`]) reads it once
+//!   [`POLL_NODES`] nodes have passed since the last read, at an expanded chance node (a
+//!   compare of the node counter with a field: without a flag the field is `u64::MAX` and the
+//!   flag is never read). Once the flag is set every expanded chance node returns at once, so a
+//!   move under nneonneo's rule (millions of nodes) stops within microseconds; the answer of
+//!   an aborted search is meaningless ([`Searcher::aborted`] says so). Without a flag, or
+//!   while it is unset, values, moves and node counts are those of a searcher without one.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Board, Dir, Shifts};
 use crate::search::heuristic::Heuristic;
@@ -59,6 +68,10 @@ use crate::tables::OVERFLOW;
 
 /// The value of a move that creates a 65536 tile (above every heuristic value).
 pub const WIN_VALUE: f32 = 1.0e9;
+
+/// A searcher with an abort flag reads it at the first expanded chance node after this many
+/// more nodes (move-generator calls): every ~30 microseconds of search.
+pub const POLL_NODES: u64 = 1024;
 
 /// How a search values its leaves.
 pub trait Evaluator {
@@ -311,6 +324,13 @@ pub struct Searcher<'h, G: MoveGen = FastMoves, E: Evaluator = Heuristic> {
     shift: u32,
     stamp: u16,
     nodes: u64,
+    /// The caller's abort flag, if any.
+    abort: Option<&'h AtomicBool>,
+    /// The node count at which the flag is read next (`u64::MAX` without a flag, 0 once it
+    /// was found set).
+    poll_at: u64,
+    /// Whether the flag was found set during the current root search.
+    stopped: bool,
 }
 
 impl<'h> Searcher<'h, FastMoves> {
@@ -339,6 +359,62 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             shift: 64 - u32::from(bits),
             stamp: 0,
             nodes: 0,
+            abort: None,
+            poll_at: u64::MAX,
+            stopped: false,
+        }
+    }
+
+    /// The same searcher, stopping as soon as it can once `flag` is set (see the [module
+    /// docs](self)); `None` is a searcher without a flag.
+    pub fn with_abort(mut self, flag: Option<&'h AtomicBool>) -> Self {
+        self.abort = flag;
+        self.poll_at = if flag.is_some() { 0 } else { u64::MAX };
+        self
+    }
+
+    /// Whether the last root search was stopped by the abort flag (its answer is then
+    /// meaningless, and so is the table until the next root search).
+    pub fn aborted(&self) -> bool {
+        self.stopped
+    }
+
+    /// Reads the abort flag (called from [`Searcher::chance`] once the node count reaches
+    /// `poll_at`); true when the search must stop.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        match self.abort {
+            Some(flag) if flag.load(Ordering::Relaxed) => {
+                self.stopped = true;
+                self.poll_at = 0;
+                true
+            }
+            Some(_) => {
+                self.poll_at = self.nodes + POLL_NODES;
+                false
+            }
+            None => {
+                self.poll_at = u64::MAX;
+                false
+            }
+        }
+    }
+
+    /// Starts a root search: clears the stop of an aborted one.
+    fn start_root(&mut self) {
+        if self.stopped {
+            // The aborted search left half-computed values in the table: a new generation.
+            self.stopped = false;
+            self.poll_at = 0;
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.tt.iter_mut().for_each(|e| *e = Entry::default());
+                self.stamp = 1;
+            }
         }
     }
 
@@ -354,6 +430,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     }
 
     fn next_stamp(&mut self) {
+        self.start_root();
         if self.cfg.keep_table && self.stamp != 0 {
             return;
         }
@@ -397,7 +474,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         }
         let mut extended = self.cfg.extend <= 1.0;
         let mut changed = false;
-        while d < max {
+        while d < max && !self.stopped {
             // Growth of one more layer, from the last two iterations; before there are two,
             // assume the typical mid-game factor.
             let growth = if before > 0 { (last as f64 / before as f64).max(1.0) } else { 6.0 };
@@ -461,7 +538,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     ) -> Option<Choice> {
         let mut d = min_layers.max(1);
         let mut best = self.search_root(board, d)?;
-        while d < max_layers && more(d) {
+        while d < max_layers && !self.stopped && more(d) {
             d += 1;
             best = self.search_root(board, d)?;
         }
@@ -479,6 +556,9 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         }
         if let Some(v) = self.probe(board, layers) {
             return v;
+        }
+        if self.nodes >= self.poll_at && self.poll() {
+            return 0.0;
         }
         let slot = self.slot(board);
         let empty = board.empty_mask();
@@ -820,6 +900,40 @@ mod tests {
                 assert_eq!(s.nodes(), plain.nodes(), "on {b}");
             }
         }
+    }
+
+    #[test]
+    fn an_unset_abort_flag_changes_nothing_and_a_set_one_stops_at_once() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig { tt_bits: 14, ..Default::default() };
+        let unset = AtomicBool::new(false);
+        let mut plain = Searcher::new(&h, cfg);
+        let mut flagged = Searcher::new(&h, cfg).with_abort(Some(&unset));
+        let mut game = crate::Game::new(9);
+        for _ in 0..120 {
+            let a = plain.best_move(game.board());
+            assert_eq!(a, flagged.best_move(game.board()), "on {}", game.board());
+            assert_eq!(plain.nodes(), flagged.nodes(), "on {}", game.board());
+            assert!(!flagged.aborted());
+            match a {
+                Some(c) => game.play(c.dir).unwrap(),
+                None => break,
+            }
+        }
+        // Set before the search: it stops at the first expanded chance node.
+        let set = AtomicBool::new(true);
+        let b: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".parse().unwrap();
+        let budget =
+            SearchConfig { depth: Depth::Budget { nodes: 1 << 40, min: 2, max: 16 }, ..cfg };
+        let mut stopped = Searcher::new(&h, budget).with_abort(Some(&set));
+        let _ = stopped.best_move(b);
+        assert!(stopped.aborted());
+        assert!(stopped.nodes() < 4 * POLL_NODES, "{} nodes", stopped.nodes());
+        // Cleared, the same searcher answers like a fresh one.
+        set.store(false, Ordering::Relaxed);
+        let fresh = Searcher::new(&h, cfg).best_move(b);
+        let mut again = Searcher::new(&h, cfg).with_abort(Some(&set));
+        assert_eq!(again.best_move(b), fresh);
     }
 
     #[test]

@@ -1,0 +1,242 @@
+//! The typed API of every `bitarcade 2048` verb: a request in, a response out, the same for
+//! the CLI, a server and Python.
+//!
+//! Each verb is `fn verb(req: &VerbRequest, ..., ctl: Control) -> Result<VerbResponse, Error>`:
+//! [`play`], [`best`], [`train`], [`starts`], [`from_starts`], [`bench()`], [`tune`] and
+//! [`replay`]. Requests are plain structs with their defaults in `impl Default` and
+//! `#[serde(default)]`, so JSON may leave fields out. The API reads no files and prints
+//! nothing: a front end passes a network as the loaded [`MultiStage`] (see [`load_network`],
+//! from a weight file's bytes) and a start file as its text, and writes what the response
+//! holds (the game records in [`crate::batch::GameResult::record`], a trained network's
+//! bytes in [`TrainResponse::files`]); training checkpoints go through a callback.
+//!
+//! [`Control`] carries the caller's abort flag and progress callback. The game loops check
+//! the flag every move and the expectimax search every [`crate::search::expectimax::POLL_NODES`]
+//! nodes, so even one move under a budget of millions of nodes stops within milliseconds;
+//! an aborted verb returns [`Error::Aborted`].
+//!
+//! ```
+//! use twenty48::api::{self, Control, PlayRequest, SearchSpec};
+//!
+//! let req = PlayRequest {
+//!     games: 2,
+//!     seed: 7,
+//!     max_moves: 30,
+//!     search: SearchSpec { depth: Some(1), tt_bits: 10, ..SearchSpec::default() },
+//!     ..PlayRequest::default()
+//! };
+//! let res = api::play(&req, Control::new()).unwrap();
+//! assert_eq!(res.summary.games, 2);
+//! assert_eq!(res.summary.moves, 60);
+//! assert_eq!(res.setting, "expectimax, depth 1 move layers, probability cutoff 0.0001, table 2^10");
+//! // Every game comes with its record, which replays.
+//! let rec = res.games[0].record.as_ref().unwrap();
+//! assert_eq!(twenty48::replay(rec).unwrap().score, res.games[0].score);
+//! ```
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+pub use bits::job::{Control, Error, Progress, Shard};
+
+use crate::multistage::MultiStage;
+use crate::ntuple::{self, Meta};
+use crate::search::{Depth, Params, SearchConfig};
+
+mod bench;
+mod play;
+mod replay;
+mod train;
+mod tune;
+
+pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
+pub use play::{best, play, BestRequest, BestResponse, PlayRequest, PlayResponse};
+pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
+pub use train::{
+    from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,
+    Method, Named, StartsRequest, StartsResponse, TrainEvent, TrainFiles, TrainInput, TrainRequest,
+    TrainResponse, TrainWindow,
+};
+pub use tune::{tune, TuneGeneration, TuneMethod, TuneRequest, TuneResponse};
+
+/// The default depth rule's node budget per move (the setting measured in BENCHMARKS.md).
+pub const DEFAULT_BUDGET: u64 = 500_000;
+
+/// The search options of [`play`] and [`best`] (the CLI's search flags), turned into a
+/// [`SearchConfig`] by [`SearchSpec::config`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchSpec {
+    /// Fixed search depth in move layers (1..=16); first of the depth rules.
+    pub depth: Option<u8>,
+    /// Iterative deepening until about this many milliseconds per move (not deterministic);
+    /// overrides the depth rule.
+    pub time_per_move: Option<u64>,
+    /// Iterative deepening under a node budget of about this many move-generator calls per
+    /// move (deterministic), from `min_depth` to `max_depth` layers; used without `depth`.
+    pub budget: Option<u64>,
+    /// Budget rule: when the last two iterations chose different moves, multiply this move's
+    /// budget by this factor, once (1 = off; 1..=1000).
+    pub extend: f32,
+    /// The adaptive rule: layers = distinct tiles - offset, clamped to
+    /// `min_depth..=max_depth`; used without `depth` and `budget`.
+    pub depth_offset: Option<u8>,
+    /// Budget rule: multiply the budget by this factor on boards holding at least
+    /// `boost_tiles` tiles of 1024 or more (1 = off; 1..=1000).
+    pub boost: f32,
+    /// Budget rule: the number of tiles of 1024 or more that triggers `boost`.
+    pub boost_tiles: u8,
+    /// Keep the transposition table from move to move.
+    pub keep_table: bool,
+    /// Smallest depth of the adaptive and budget rules (default: 2 for the budget rule, 4
+    /// for the adaptive rule).
+    pub min_depth: Option<u8>,
+    /// Largest depth of the adaptive and budget rules.
+    pub max_depth: u8,
+    /// Chance nodes below this path probability are evaluated, not expanded (in `[0, 1)`).
+    pub prob_cutoff: f32,
+    /// log2 of the transposition table's entries (16 bytes each; 4..=30).
+    pub tt_bits: u8,
+    /// Heuristic weights (default: [`Params::SHIPPED`]); ignored with a network.
+    pub params: Option<Params>,
+    /// The name of the network (its file), shown in the setting's description.
+    pub ntuple: Option<String>,
+    /// The n-tuple network that values the leaves instead of the row heuristic (one stage or
+    /// several); the default depth rule becomes depth 2. Not serialised: a front end loads
+    /// it with [`load_network`].
+    #[serde(skip)]
+    pub network: Option<Arc<MultiStage>>,
+}
+
+impl Default for SearchSpec {
+    fn default() -> Self {
+        SearchSpec {
+            depth: None,
+            time_per_move: None,
+            budget: None,
+            extend: 1.0,
+            depth_offset: None,
+            boost: 1.0,
+            boost_tiles: 4,
+            keep_table: false,
+            min_depth: None,
+            max_depth: 16,
+            prob_cutoff: 1e-4,
+            tt_bits: 20,
+            params: None,
+            ntuple: None,
+            network: None,
+        }
+    }
+}
+
+impl SearchSpec {
+    /// The search settings, or the input error naming the option that is out of range.
+    pub fn config(&self) -> Result<SearchConfig, Error> {
+        if !(self.prob_cutoff >= 0.0 && self.prob_cutoff < 1.0) {
+            return Err(Error::input("--prob-cutoff must be in [0, 1)"));
+        }
+        if !(self.extend >= 1.0 && self.extend <= 1000.0) {
+            return Err(Error::input("--extend must be in [1, 1000]"));
+        }
+        if !(self.boost >= 1.0 && self.boost <= 1000.0) {
+            return Err(Error::input("--boost must be in [1, 1000]"));
+        }
+        if !(4..=30).contains(&self.tt_bits) {
+            return Err(Error::input("--tt-bits must be in [4, 30]"));
+        }
+        let min = |default: u8| self.min_depth.unwrap_or(default).min(self.max_depth);
+        let depth = match (self.depth, self.budget, self.depth_offset) {
+            (Some(d), _, _) => Depth::Fixed(d),
+            (None, Some(nodes), _) => Depth::Budget { nodes, min: min(2), max: self.max_depth },
+            (None, None, Some(offset)) => {
+                Depth::Adaptive { min: min(4), max: self.max_depth, offset }
+            }
+            (None, None, None) if self.network.is_some() => Depth::Fixed(2),
+            (None, None, None) => {
+                Depth::Budget { nodes: DEFAULT_BUDGET, min: min(2), max: self.max_depth }
+            }
+        };
+        Ok(SearchConfig {
+            depth,
+            prob_cutoff: self.prob_cutoff,
+            tt_bits: self.tt_bits,
+            extend: self.extend,
+            keep_table: self.keep_table,
+            boost_tiles: if self.boost > 1.0 { self.boost_tiles } else { 0 },
+            boost: self.boost,
+            prefetch: true,
+            incremental: true,
+        })
+    }
+
+    /// The one-line description of the setting `cfg` (from [`SearchSpec::config`]) that
+    /// `play` reports.
+    pub fn describe(&self, cfg: &SearchConfig) -> String {
+        let depth = match (self.time_per_move, cfg.depth) {
+            (Some(ms), _) => format!("iterative deepening, {ms} ms per move"),
+            (None, Depth::Fixed(d)) => format!("depth {d} move layers"),
+            (None, Depth::Adaptive { min, max, offset }) => {
+                format!("adaptive depth clamp(distinct - {offset}, {min}, {max}) move layers")
+            }
+            (None, Depth::Budget { nodes, min, max }) => {
+                let mut ext = String::new();
+                if cfg.extend > 1.0 {
+                    ext += &format!(", x{} when the move changes", cfg.extend);
+                }
+                if cfg.boost_tiles > 0 {
+                    ext += &format!(", x{} with {}+ tiles >= 1024", cfg.boost, cfg.boost_tiles);
+                }
+                format!(
+                    "iterative deepening to about {nodes} nodes per move{ext}, {min}..{max} layers"
+                )
+            }
+        };
+        let keep = if cfg.keep_table { " kept across moves" } else { "" };
+        let eval = match (&self.ntuple, &self.network) {
+            (Some(name), _) => format!(", n-tuple network {name}"),
+            (None, Some(_)) => ", n-tuple network".to_string(),
+            (None, None) => String::new(),
+        };
+        format!(
+            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}{eval}",
+            cfg.prob_cutoff, cfg.tt_bits
+        )
+    }
+}
+
+/// Decodes a weight file of either version (a version-1 file is a one-stage network);
+/// any defect is an input error naming the file (`name: ...`).
+pub fn load_network(name: &str, bytes: &[u8]) -> Result<MultiStage, Error> {
+    load_stages(name, bytes).map(|(net, _)| net)
+}
+
+/// [`load_network`] with each stage's [`Meta`].
+pub fn load_stages(name: &str, bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), Error> {
+    ntuple::decode_stages(bytes).map_err(|e| Error::input(format!("{name}: {e}")))
+}
+
+/// Reads a start file's text (from `2048 starts`); a bad line is an input error naming the
+/// file and the line.
+pub fn load_starts(name: &str, text: &str) -> Result<Vec<crate::Board>, Error> {
+    crate::multistage::parse_starts(text).map_err(|e| Error::input(format!("{name}: {e}")))
+}
+
+/// The number of workers a batch of `items` runs on in the current rayon pool.
+fn workers(items: usize) -> usize {
+    rayon::current_num_threads().min(items).max(1)
+}
+
+// STATS: moves to crates/trials
+mod stats {
+    /// The mean of `xs` and the half-width of its 95% normal interval,
+    /// `1.96 * sqrt(var / n)` with the sample variance (n - 1, at least 1).
+    pub(super) fn mean_ci95(xs: &[f64]) -> (f64, f64) {
+        let n = xs.len() as f64;
+        let avg = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - avg).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        (avg, 1.96 * (var / n).sqrt())
+    }
+}
+// STATS: end of the block that moves to crates/trials

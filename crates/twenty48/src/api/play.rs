@@ -1,0 +1,321 @@
+//! `play` (a batch of games with the expectimax player) and `best` (its choice on one board).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::{workers, Control, Error, Progress, SearchSpec, Shard};
+use crate::batch::{GameResult, Summary};
+use crate::multistage::MultiEval;
+use crate::ntuple::NetEval;
+use crate::search::{Choice, Evaluator, Heuristic, Params, SearchConfig, Searcher};
+use crate::{Board, Game, Status};
+
+/// A batch of games with the expectimax player (`2048 play`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlayRequest {
+    /// Number of games (1..=1,000,000); game `i` uses spawn seed `sub_seed(seed, i)`.
+    pub games: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// `FIRST..LAST`: one game per master seed S from FIRST to LAST (inclusive), each the
+    /// game `games: 1, seed: S` plays (spawn seed `sub_seed(S, 0)`). Replaces `games` and
+    /// `seed`.
+    pub seeds: Option<String>,
+    /// Stop a game after this many moves.
+    pub max_moves: u64,
+    /// The search.
+    pub search: SearchSpec,
+    /// The part of the batch to play: shard k of n plays games `shard.range(games)`, each
+    /// with the index and seed it has in the whole batch.
+    pub shard: Shard,
+}
+
+impl Default for PlayRequest {
+    fn default() -> Self {
+        PlayRequest {
+            games: 10,
+            seed: 1,
+            seeds: None,
+            max_moves: 1_000_000,
+            search: SearchSpec::default(),
+            shard: Shard::WHOLE,
+        }
+    }
+}
+
+fn is_whole(s: &Shard) -> bool {
+    *s == Shard::WHOLE
+}
+
+/// The outcome of [`play`]: the table the field reports and every game (with its record).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlayResponse {
+    /// The setting in words ([`SearchSpec::describe`]).
+    pub setting: String,
+    /// The master seed.
+    pub seed: u64,
+    /// The `seeds` range of the request, if it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<String>,
+    /// The part of the batch played (absent when the whole).
+    #[serde(default, skip_serializing_if = "is_whole")]
+    pub shard: Shard,
+    /// Worker threads that played (the current rayon pool's, at most one per game).
+    pub threads: usize,
+    /// The table: averages, reach rates, moves and nodes.
+    pub summary: Summary,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Game moves per second in all.
+    pub game_moves_per_second: f64,
+    /// Game moves per second per thread.
+    pub game_moves_per_second_per_thread: f64,
+    /// Search nodes (move-generator calls) per second.
+    pub search_nodes_per_second: f64,
+    /// Every game, in batch order; each holds its record (not serialised).
+    pub games: Vec<GameResult>,
+}
+
+/// The spawn seeds of the request's games, with their indices in the whole batch.
+fn spawn_seeds(req: &PlayRequest) -> Result<Vec<u64>, Error> {
+    let Some(text) = &req.seeds else {
+        if !(1..=1_000_000).contains(&req.games) {
+            return Err(Error::input("--games must be in 1..=1000000"));
+        }
+        return Ok((0..req.games).map(|i| bits::rng::sub_seed(req.seed, i)).collect());
+    };
+    let bad = || Error::input(format!("--seeds {text:?}: expected FIRST..LAST, e.g. 30000..30095"));
+    let (first, last) = text.split_once("..").ok_or_else(bad)?;
+    let first: u64 = first.trim().parse().map_err(|_| bad())?;
+    let last: u64 = last.trim().parse().map_err(|_| bad())?;
+    if last < first || last - first >= 1_000_000 {
+        return Err(bad());
+    }
+    Ok((first..=last).map(|s| bits::rng::sub_seed(s, 0)).collect())
+}
+
+impl PlayRequest {
+    /// The number of games this request plays (its shard of the batch), or the input error
+    /// of a bad `seeds` range.
+    pub fn game_count(&self) -> Result<u64, Error> {
+        let n = spawn_seeds(self)?.len() as u64;
+        let r = self.shard.range(n);
+        Ok(r.end - r.start)
+    }
+}
+
+/// Plays the batch (in the current rayon pool; the games are the same for any thread count
+/// unless `time_per_move` is set), replays every game through the independent checker, and
+/// returns the table. Progress: one unit per finished game, and every 1,000 moves of a game
+/// a message `game I: move M, best tile T` (for games that run for minutes).
+pub fn play(req: &PlayRequest, ctl: Control) -> Result<PlayResponse, Error> {
+    let cfg = req.search.config()?;
+    match &req.search.network {
+        // A one-stage file plays through the single network's evaluator, exactly as before.
+        Some(net) if net.count() == 1 => play_with(req, cfg, &NetEval(net.stage(0)), ctl),
+        Some(net) => play_with(req, cfg, &MultiEval(net), ctl),
+        None => {
+            let h = Heuristic::new(req.search.params.unwrap_or(Params::SHIPPED));
+            play_with(req, cfg, &h, ctl)
+        }
+    }
+}
+
+fn play_with<E: Evaluator + Sync>(
+    req: &PlayRequest,
+    cfg: SearchConfig,
+    eval: &E,
+    ctl: Control,
+) -> Result<PlayResponse, Error> {
+    use rayon::prelude::*;
+    let all = spawn_seeds(req)?;
+    let range = req.shard.range(all.len() as u64);
+    let seeds = &all[range.start as usize..range.end as usize];
+    let total = seeds.len() as u64;
+    let threads = workers(seeds.len());
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let results: Vec<Result<GameResult, Error>> = seeds
+        .par_iter()
+        .enumerate()
+        .map(|(k, &seed)| {
+            let index = range.start + k as u64;
+            let r = play_one(index, seed, eval, cfg, req, ctl, &done, total);
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            ctl.report(Progress::new(d, Some(total)));
+            r
+        })
+        .collect();
+    let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
+    let seconds = start.elapsed().as_secs_f64();
+    // Every game is replayed by the independent checker before anything is reported.
+    for r in &results {
+        let rec = r.record.as_ref().ok_or_else(|| Error::failed("a game has no record"))?;
+        let s = crate::replay(rec)
+            .map_err(|e| Error::failed(format!("game {} does not replay: {e}", r.index)))?;
+        if s.score != r.score {
+            return Err(Error::failed(format!("game {}: replayed score differs", r.index)));
+        }
+    }
+    let summary = Summary::of(&results);
+    Ok(PlayResponse {
+        setting: req.search.describe(&cfg),
+        seed: req.seed,
+        seeds: req.seeds.clone(),
+        shard: req.shard,
+        threads,
+        seconds,
+        game_moves_per_second: summary.moves as f64 / seconds,
+        game_moves_per_second_per_thread: summary.moves as f64 / seconds / threads as f64,
+        search_nodes_per_second: summary.nodes as f64 / seconds,
+        summary,
+        games: results,
+    })
+}
+
+/// Plays game `index` (spawn seed `seed`): by the depth rule of `cfg`, or by iterative
+/// deepening against the clock with `time_per_move`. Checks the abort flag every move (and
+/// the search every few microseconds).
+#[allow(clippy::too_many_arguments)]
+fn play_one<E: Evaluator>(
+    index: u64,
+    seed: u64,
+    eval: &E,
+    cfg: SearchConfig,
+    req: &PlayRequest,
+    ctl: Control,
+    done: &AtomicU64,
+    total: u64,
+) -> Result<GameResult, Error> {
+    let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
+    let mut g = Game::new(seed);
+    while g.status() == Status::Playing {
+        ctl.check()?;
+        if g.moves() >= req.max_moves {
+            g.stop();
+            break;
+        }
+        if g.moves() % 1000 == 999 {
+            // The message of the game's 1000th, 2000th, ... move, as it is chosen.
+            let what = format!(
+                "game {index}: move {}, best tile {}",
+                g.moves() + 1,
+                1u32 << g.board().max_rank()
+            );
+            ctl.report(Progress::new(done.load(Ordering::Relaxed), Some(total)).with_message(what));
+        }
+        let choice = choose(&mut s, g.board(), req.search.time_per_move);
+        ctl.check()?;
+        match choice {
+            Some(c) => {
+                let r = g.play(c.dir);
+                debug_assert!(r != Err(crate::MoveError::Illegal), "search chose an illegal move");
+                if r == Err(crate::MoveError::Illegal) {
+                    g.stop();
+                }
+            }
+            None => g.stop(),
+        }
+    }
+    Ok(GameResult::from_game(index, &g, s.nodes(), true))
+}
+
+/// The searcher's choice on `board`: by its depth rule, or with `time_per_move` by iterative
+/// deepening from 2 layers while the time spent is under a quarter of the budget (each layer
+/// costs several times the previous one).
+fn choose<E: Evaluator>(
+    s: &mut Searcher<'_, crate::search::FastMoves, E>,
+    board: Board,
+    time_per_move: Option<u64>,
+) -> Option<Choice> {
+    match time_per_move {
+        Some(ms) => {
+            let start = Instant::now();
+            let budget = Duration::from_millis(ms);
+            s.best_move_deepening(board, 2, 16, |_| start.elapsed() * 4 < budget)
+        }
+        None => s.best_move(board),
+    }
+}
+
+/// The expectimax player's choice on one board (`2048 best`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BestRequest {
+    /// The board in the text form: four rows separated by `/`, cells `.` or tile values.
+    pub board: String,
+    /// The search (as [`play`]'s).
+    pub search: SearchSpec,
+}
+
+impl Default for BestRequest {
+    fn default() -> Self {
+        BestRequest {
+            board: "2 . . ./. . . ./. . . ./. . . 2".to_string(),
+            search: SearchSpec::default(),
+        }
+    }
+}
+
+/// The outcome of [`best`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BestResponse {
+    /// The board in the text form.
+    pub board: String,
+    /// The best move's letter (`U`, `D`, `L`, `R`), none when no move is legal.
+    pub best: Option<String>,
+    /// Its expected value.
+    pub value: Option<f32>,
+    /// The move layers searched.
+    pub depth: Option<u8>,
+    /// Search nodes (move-generator calls).
+    pub nodes: u64,
+    /// The choice itself (not serialised).
+    #[serde(skip)]
+    pub choice: Option<Choice>,
+}
+
+/// Searches one board (a fresh table, as `play` does every move by default) and checks the
+/// answer with the engine's own rules. Aborts within milliseconds of the flag.
+pub fn best(req: &BestRequest, ctl: Control) -> Result<BestResponse, Error> {
+    let board: Board =
+        req.board.parse().map_err(|e| Error::input(format!("board {:?}: {e}", req.board)))?;
+    let cfg = req.search.config()?;
+    match &req.search.network {
+        Some(net) if net.count() == 1 => best_with(board, req, cfg, &NetEval(net.stage(0)), ctl),
+        Some(net) => best_with(board, req, cfg, &MultiEval(net), ctl),
+        None => {
+            let h = Heuristic::new(req.search.params.unwrap_or(Params::SHIPPED));
+            best_with(board, req, cfg, &h, ctl)
+        }
+    }
+}
+
+fn best_with<E: Evaluator>(
+    board: Board,
+    req: &BestRequest,
+    cfg: SearchConfig,
+    eval: &E,
+    ctl: Control,
+) -> Result<BestResponse, Error> {
+    let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
+    let c = choose(&mut s, board, req.search.time_per_move);
+    ctl.check()?;
+    // The answer is checked by the engine's own rules before it is returned.
+    if let Some(c) = c {
+        if board.play(c.dir) == Err(crate::MoveError::Illegal) {
+            return Err(Error::failed(format!("search chose illegal move {}", c.dir)));
+        }
+    }
+    Ok(BestResponse {
+        board: board.to_string(),
+        best: c.map(|c| c.dir.letter().to_string()),
+        value: c.map(|c| c.value),
+        depth: c.map(|c| c.depth),
+        nodes: s.nodes(),
+        choice: c,
+    })
+}

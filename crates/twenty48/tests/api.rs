@@ -1,0 +1,116 @@
+//! The API's contracts: an abort flag stops even a single huge move within milliseconds,
+//! shards concatenate into the whole batch, and the verbs agree with the engine's checks.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use twenty48::api::{self, Control, Error, PlayRequest, SearchSpec, Shard};
+
+/// Runs `verb` with an abort flag set from another thread after 50 ms; returns its result
+/// and how long after the flag it returned.
+fn abort_after_50ms<R: Send>(verb: impl FnOnce(Control) -> R + Send) -> (R, Duration) {
+    let flag = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let setter = s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let r = verb(Control::new().with_abort(&flag));
+        let end = Instant::now();
+        let set_at = setter.join().unwrap();
+        (r, end.saturating_duration_since(set_at))
+    })
+}
+
+#[test]
+fn play_with_a_huge_budget_stops_within_100ms_of_the_flag() {
+    // nneonneo's rule is ~4.7 M nodes a move; this budget is far beyond it, so the first
+    // move alone would run for minutes.
+    let req = PlayRequest {
+        games: 1,
+        search: SearchSpec { budget: Some(1 << 40), min_depth: Some(3), ..SearchSpec::default() },
+        ..PlayRequest::default()
+    };
+    let (r, late) = abort_after_50ms(|ctl| api::play(&req, ctl));
+    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(late < Duration::from_millis(100), "returned {late:?} after the flag");
+}
+
+#[test]
+fn best_and_tune_and_train_stop_within_100ms_of_the_flag() {
+    let req = api::BestRequest {
+        board: "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".into(),
+        search: SearchSpec { depth_offset: Some(0), min_depth: Some(9), ..SearchSpec::default() },
+    };
+    let (r, late) = abort_after_50ms(|ctl| api::best(&req, ctl));
+    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(late < Duration::from_millis(100), "best: {late:?}");
+
+    let req = api::TuneRequest { budget: Some(1 << 30), ..api::TuneRequest::default() };
+    let (r, late) = abort_after_50ms(|ctl| api::tune(&req, ctl, &mut |_| {}));
+    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(late < Duration::from_millis(100), "tune: {late:?}");
+
+    let req = api::TrainRequest {
+        games: 100_000_000,
+        tuples: Some("0,1,2,3/4,5,6,7".into()),
+        ..api::TrainRequest::default()
+    };
+    let (r, late) = abort_after_50ms(|ctl| {
+        api::train(&req, api::TrainInput::default(), ctl, &mut |_| Ok(())).map(|r| r.games_played)
+    });
+    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(late < Duration::from_millis(100), "train: {late:?}");
+}
+
+#[test]
+fn shards_concatenate_into_the_whole_batch() {
+    let req = |shard: Shard| PlayRequest {
+        games: 5,
+        seed: 3,
+        max_moves: 40,
+        shard,
+        search: SearchSpec { depth: Some(1), tt_bits: 10, ..SearchSpec::default() },
+        ..PlayRequest::default()
+    };
+    let key = |r: &api::PlayResponse| {
+        r.games.iter().map(|g| (g.index, g.seed, g.score, g.moves, g.nodes)).collect::<Vec<_>>()
+    };
+    let whole = api::play(&req(Shard::WHOLE), Control::new()).unwrap();
+    let parts: Vec<_> = (1..=3)
+        .flat_map(|k| key(&api::play(&req(Shard::new(k, 3).unwrap()), Control::new()).unwrap()))
+        .collect();
+    assert_eq!(parts, key(&whole));
+    assert_eq!(whole.summary.games, 5);
+}
+
+#[test]
+fn replay_lists_the_boards_the_moves_were_chosen_on() {
+    let req = PlayRequest {
+        games: 1,
+        seed: 2,
+        max_moves: 30,
+        search: SearchSpec { depth: Some(1), tt_bits: 10, ..SearchSpec::default() },
+        ..PlayRequest::default()
+    };
+    let rec = api::play(&req, Control::new()).unwrap().games[0].record.clone().unwrap();
+    let spec = api::BoardsSpec { from: 0.5, step: 4 };
+    let r = api::replay(
+        &api::ReplayRequest { name: "g".into(), records: vec![rec.clone()], boards: Some(spec) },
+        Control::new(),
+    )
+    .unwrap();
+    let idx: Vec<u64> = r.boards.iter().map(|b| b.index).collect();
+    assert_eq!(idx, [16, 20, 24, 28]);
+    // Each board is the game's board before that move: replaying the moves up to it agrees.
+    let mut g = twenty48::Game::new(rec.seed.unwrap());
+    for (i, letter) in rec.moves.chars().enumerate() {
+        if let Some(b) = r.boards.iter().find(|b| b.index == i as u64) {
+            assert_eq!(b.board, g.board().to_string());
+            assert_eq!(b.dir, letter.to_string());
+        }
+        let d = twenty48::Dir::ALL.into_iter().find(|d| d.letter() == letter).unwrap();
+        g.play(d).unwrap();
+    }
+}
