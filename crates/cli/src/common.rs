@@ -87,11 +87,6 @@ impl ThreadsArg {
             .map_err(|e| CliError::failed(format!("cannot start the thread pool: {e}")))?;
         Ok(pool.install(f))
     }
-
-    /// The number of threads the pool will have.
-    pub fn count(&self) -> usize {
-        self.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads)
-    }
 }
 
 /// `--json`: print the result as one JSON document on stdout.

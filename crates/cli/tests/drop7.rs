@@ -545,7 +545,7 @@ fn play_ab_and_fit_text_is_frozen() {
         stdout(bitarcade(&[&args[..], &["--eval", "crowding", "--max-moves", "20"]].concat()));
     assert_eq!(
         text.lines().nth(3),
-        Some("3 games, hardcore mode, depth 1, eval crowding:600,500,250,800,3000, reveals sampled:1, table direct: mean 69062 (95% CI 67610..70514), median 68710, best 69815, worst 68660")
+        Some("3 games, hardcore mode, depth 1, eval crowding:600,500,250,800,3000, reveals sampled:1, table direct: mean 69062 (95% CI 67440..70684), median 68710, best 69815, worst 68660")
     );
     let args = ["drop7", "ab", "--a", "crowding", "--b", "points", "--games", "6", "--depth", "1"];
     let text = stdout(bitarcade(&[&args[..], &["-j", "1", "--max-moves", "60"]].concat()));
@@ -554,7 +554,7 @@ fn play_ab_and_fit_text_is_frozen() {
         "\
 A crowding:600,500,250,800,3000 (reveals sampled, samples 1): mean 112238, median 104070, best 138444
 B points (reveals sampled, samples 1): mean 97488, median 102948, best 104432
-A - B over 6 paired games: 14750 (95% CI -9268..38768), paired t = 1.56, p = 0.1177; A better in 5, B in 1
+A - B over 6 paired games: 14750 (95% CI -9488..38988), paired t = 1.56, p = 0.1177; A better in 5, B in 1
 "
     );
     let text = stdout(bitarcade(&["drop7", "fit", "--depth", "1", "--games", "6", "--seed", "9"]));

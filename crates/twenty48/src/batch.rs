@@ -129,20 +129,14 @@ pub struct Rate {
     pub high: f64,
 }
 
-// STATS: moves to crates/trials (wilson, and the mean interval and median of Summary::of)
-/// The 95% Wilson score interval of `k` successes in `n` trials.
+/// The 95% Wilson score interval of `k` successes in `n` trials (`trials::wilson_z` with
+/// z = 1.959964); `(0, 1)` when `n` is 0.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_964f64;
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    trials::wilson_z(k, n, Z95)
 }
+
+/// The two-sided 95% normal critical value the reports use.
+const Z95: f64 = 1.959_964;
 
 /// The table the field reports.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -167,24 +161,12 @@ pub struct Summary {
     pub nodes: u64,
 }
 
-// STATS: moves to crates/trials (the 1.96 * sqrt(var / n) interval and the median below)
 impl Summary {
     /// Summarises a batch.
     pub fn of(results: &[GameResult]) -> Summary {
         let n = results.len() as u64;
-        let mut scores: Vec<u64> = results.iter().map(|r| r.score).collect();
-        scores.sort_unstable();
-        let average = if n > 0 { scores.iter().sum::<u64>() as f64 / n as f64 } else { 0.0 };
-        let var = if n > 1 {
-            scores.iter().map(|&s| (s as f64 - average).powi(2)).sum::<f64>() / (n - 1) as f64
-        } else {
-            0.0
-        };
-        let median = match scores.len() {
-            0 => 0.0,
-            l if l % 2 == 1 => scores[l / 2] as f64,
-            l => (scores[l / 2 - 1] + scores[l / 2]) as f64 / 2.0,
-        };
+        let scores: Vec<f64> = results.iter().map(|r| r.score as f64).collect();
+        let average = trials::mean(&scores).unwrap_or(0.0);
         let reach = (11..=16)
             .map(|r| {
                 let tile = 1u32 << r;
@@ -202,9 +184,9 @@ impl Summary {
         Summary {
             games: n,
             average,
-            average_ci95: if n > 1 { 1.959_964 * (var / n as f64).sqrt() } else { 0.0 },
-            median,
-            best: scores.last().copied().unwrap_or(0),
+            average_ci95: trials::sample::normal_half_width(&scores, Z95),
+            median: trials::median(&scores).unwrap_or(0.0),
+            best: results.iter().map(|r| r.score).max().unwrap_or(0),
             best_tile: results.iter().map(|r| r.max_tile).max().unwrap_or(0),
             reach,
             moves: results.iter().map(|r| r.moves).sum(),

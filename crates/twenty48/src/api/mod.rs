@@ -228,15 +228,11 @@ fn workers(items: usize) -> usize {
     rayon::current_num_threads().min(items).max(1)
 }
 
-// STATS: moves to crates/trials
+/// The statistics of the reports, from `trials`.
 mod stats {
     /// The mean of `xs` and the half-width of its 95% normal interval,
-    /// `1.96 * sqrt(var / n)` with the sample variance (n - 1, at least 1).
+    /// `1.96 * sqrt(var / n)` with the sample variance (n - 1).
     pub(super) fn mean_ci95(xs: &[f64]) -> (f64, f64) {
-        let n = xs.len() as f64;
-        let avg = xs.iter().sum::<f64>() / n;
-        let var = xs.iter().map(|x| (x - avg).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        (avg, 1.96 * (var / n).sqrt())
+        (trials::mean(xs).unwrap_or(f64::NAN), trials::sample::normal_half_width(xs, 1.96))
     }
 }
-// STATS: end of the block that moves to crates/trials
