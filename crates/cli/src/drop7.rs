@@ -92,6 +92,12 @@ enum Drop7Command {
         bitarcade drop7 mix 1 ready --out ready.txt\n  \
         bitarcade drop7 ab --a fitted:@mix.txt --b ready --reveals paired --depth 3 --games 128")]
     Mix(MixArgs),
+    /// Seeded coordinate search over the `ready` evaluator's seven weights: each weight
+    /// scaled up, then down, kept when the mean over the same seeded games rises.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 tune --depth 2 --reveal-samples 8 --games 512 --seed 1000 --passes 2\n  \
+        bitarcade drop7 tune --depth 1 --games 16 --passes 1 --start 900,500,375,800,4500,1200,0 --json")]
+    Tune(TuneArgs),
 }
 
 /// The rules and the searcher.
@@ -357,6 +363,7 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Fit(a) => fit(a),
         Drop7Command::Train(a) => train(a),
         Drop7Command::Mix(a) => mix(a),
+        Drop7Command::Tune(a) => tune(a),
     }
 }
 
@@ -856,6 +863,74 @@ fn mix(a: MixArgs) -> CliResult {
             Ok(())
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// tune
+
+#[derive(Args, Debug)]
+struct TuneArgs {
+    /// The searcher every candidate plays with (`--eval` is replaced by the candidates).
+    #[command(flatten)]
+    search: SearchOpts,
+    /// The seven starting `ready` weights (disc, solid, cracked, tall, full, ready, latent).
+    #[arg(long, default_value = "600,500,250,800,3000,1200,0", value_name = "W1,..,W7")]
+    start: String,
+    /// Games each candidate plays (the same seeded games for all).
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    games: u64,
+    /// Passes over the seven weights (x1.5 and /1.5 in the first, x1.25 and x0.8 after).
+    #[arg(long, default_value_t = 2)]
+    passes: u32,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 100_000)]
+    max_moves: u32,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+fn tune(a: TuneArgs) -> CliResult {
+    let parts: Vec<f64> =
+        a.start.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(
+            |_| CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start)),
+        )?;
+    let start: [f64; 7] = parts.try_into().map_err(|_| {
+        CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start))
+    })?;
+    let req = api::TuneRequest {
+        search: a.search.options("--eval", "ready"),
+        start,
+        games: a.games,
+        seed: a.seed.seed,
+        passes: a.passes,
+        max_moves: a.max_moves,
+    };
+    let bar = progress(1 + u64::from(a.passes) * 14, "drop7 tune");
+    let report = bar_progress(&bar);
+    let out = a.threads.install(|| api::tune(&req, Control::new().with_progress(&report)))??;
+    bar.finish_and_clear();
+    if a.json.json {
+        return print_json(&out);
+    }
+    let spec = |w: &[f64; 7]| api::ready_spec(w);
+    println!("start {} mean {:.0}", spec(&req.start), out.start_mean);
+    for st in &out.steps {
+        let kept = if st.kept { " KEEP" } else { "" };
+        println!(
+            "pass {} {} x{:.2}: {} mean {:.0}{kept}",
+            st.pass,
+            st.weight,
+            st.factor,
+            spec(&st.weights),
+            st.mean
+        );
+    }
+    println!("best {} {:.0}", spec(&out.best), out.best_mean);
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -607,3 +607,41 @@ fn mix_writes_what_mix_weights_py_wrote() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/w.txt: cannot read"));
 }
+
+#[test]
+fn tune_is_deterministic_its_best_replays_and_bad_starts_exit_2() {
+    let args = ["drop7", "tune", "--depth", "1", "--games", "3", "--seed", "4", "--passes", "1"];
+    let args = [&args[..], &["--max-moves", "40"]].concat();
+    let text = stdout(bitarcade(&args));
+    assert_eq!(text, stdout(bitarcade(&[&args[..], &["-j", "1"]].concat())));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("start ready:600,500,250,800,3000,1200,0 mean "), "{text}");
+    assert!((8..=16).contains(&lines.len()), "{text}");
+    // The best line's weights, played as a plain batch, give its mean.
+    let best: Vec<&str> = lines.last().unwrap().split(' ').collect();
+    assert_eq!(best[0], "best", "{text}");
+    let play = json(&bitarcade(&[
+        "drop7",
+        "play",
+        "--eval",
+        best[1],
+        "--depth",
+        "1",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--max-moves",
+        "40",
+        "--json",
+    ]));
+    let mean = play["summary"]["mean"].as_f64().unwrap();
+    assert_eq!(format!("{mean:.0}"), best[2], "{text}");
+    for bad in ["1,2", "a,b,c,d,e,f,g"] {
+        let out = bitarcade(&["drop7", "tune", "--start", bad, "--games", "1"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--start"), "{err}");
+    }
+}

@@ -7,7 +7,8 @@
 //!   replayed; [`decide`]: the value of every column of one position; [`replay`]: check
 //!   records; [`sweep`]: the engine against the reference; [`ab`]: two evaluators on the
 //!   same seeds; [`bench()`]: throughput and table timings; [`fit`]: fit the `fitted` weights;
-//!   [`mix`]: linear mixes of fitted weights; [`train`]: train an n-tuple network.
+//!   [`mix`]: linear mixes of fitted weights; [`train`]: train an n-tuple network; [`tune`]:
+//!   a seeded coordinate search over the `ready` weights.
 //! - No verb reads or writes files or prints: weight files, streams and records come in as
 //!   text or bytes ([`InputFile`], [`EvalSpec`]), training checkpoints go out through a
 //!   callback. Parallel verbs run on the caller's rayon pool (results never depend on its
@@ -34,6 +35,7 @@ mod fit;
 mod play;
 mod stats;
 mod train;
+mod tune;
 
 use std::sync::Arc;
 
@@ -49,6 +51,7 @@ pub use play::{
 };
 pub use stats::Summary;
 pub use train::{train, Method, TrainCheckpoint, TrainRequest, TrainResponse, TrainWindow};
+pub use tune::{ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
 
 use crate::search::ntuple::{self, NTuple, NTupleEval, NTupleMean};
 use crate::search::{

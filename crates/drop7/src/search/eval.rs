@@ -355,8 +355,8 @@ pub struct Ready {
     pub latent: f64,
 }
 
-/// The weights of `crates/drop7/scripts/tune.py` (depth 2, seed 1000): crowding
-/// `900,500,375,800,4500`, readiness 1,200, no release term. At depth 3 with paired reveals
+/// The weights of the seeded coordinate search (`bitarcade drop7 tune`, a Python script
+/// then; depth 2, seed 1000): crowding `900,500,375,800,4500`, readiness 1,200, no release term. At depth 3 with paired reveals
 /// they beat [`Crowding::default`] by +32,133 points a game over 512 paired games (95% CI
 /// 16,963 - 47,304; BENCHMARKS.md), which makes `ready` the CLI's default evaluator.
 impl Default for Ready {
