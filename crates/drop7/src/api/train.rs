@@ -8,17 +8,8 @@ use super::{decode_net, Control, Error, InputFile, Progress};
 use crate::search::ntuple::{self, Coherence, Meta, NTuple};
 use crate::{Mode, Rules};
 
-/// The learning rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// TD(0): each weight a value reads moves by `alpha * error`.
-    #[default]
-    Td,
-    /// Temporal coherence: per-weight rates from the errors' coherence (accumulators kept
-    /// beside the weights).
-    Tc,
-}
+/// The learning rule (shared with the other game's networks).
+pub use bits::learn::Method;
 
 /// `drop7 train`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -13,17 +13,8 @@ use crate::multistage::{self, MultiStage};
 use crate::ntuple::{self, Coherence, Meta, NTuple, Shape, TrainGame};
 use crate::Board;
 
-/// The learning rule of stage 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// TD(0): each weight a value reads moves by alpha * error.
-    #[default]
-    Td,
-    /// Temporal coherence (Beal & Smith 1999; Jaskowski 2016): weight i moves by
-    /// alpha * |E_i| / A_i * error.
-    Tc,
-}
+/// The learning rule (shared with the other game's networks).
+pub use bits::learn::Method;
 
 /// Training settings (`2048 train`). The files it continues from come in a [`TrainInput`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
