@@ -894,13 +894,14 @@ struct TuneArgs {
 }
 
 fn tune(a: TuneArgs) -> CliResult {
-    let parts: Vec<f64> =
-        a.start.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(
-            |_| CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start)),
-        )?;
-    let start: [f64; 7] = parts.try_into().map_err(|_| {
-        CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start))
-    })?;
+    let bad = || CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start));
+    let parts: Vec<f64> = a
+        .start
+        .split(',')
+        .map(|x| x.trim().parse())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let start: [f64; 7] = parts.try_into().map_err(|_| bad())?;
     let req = api::TuneRequest {
         search: a.search.options("--eval", "ready"),
         start,
