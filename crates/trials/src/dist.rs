@@ -130,40 +130,31 @@ pub fn beta_inc(a: f64, b: f64, x: f64) -> f64 {
     }
 }
 
+/// `x`, kept away from zero (Lentz's guard for the continued fraction).
+fn off_zero(x: f64) -> f64 {
+    if x.abs() < TINY {
+        TINY
+    } else {
+        x
+    }
+}
+
 fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / off_zero(1.0 - qab * x / qap);
     let mut h = d;
+    // One term of the modified Lentz recurrence: returns the factor `h` is multiplied by.
+    let mut term = |aa: f64| {
+        d = 1.0 / off_zero(1.0 + aa * d);
+        c = off_zero(1.0 + aa / c);
+        d * c
+    };
     for m in 1..10_000 {
         let m = m as f64;
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        h *= term(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let del = term(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= del;
         if (del - 1.0).abs() < EPS {
             break;
