@@ -56,12 +56,32 @@ impl Progress {
 /// A progress callback: called from any worker thread, so it must be `Sync`.
 pub type ProgressFn<'a> = &'a (dyn Fn(Progress) + Sync);
 
+/// One move of a game as it is played, for a front end that shows the game live (the web
+/// arcade streams these; the CLI does not ask for them).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Step {
+    /// The game's index in its batch.
+    pub game: u64,
+    /// Moves played so far, this one included.
+    pub moves: u64,
+    /// The move in the game's record notation (`L`, `3`, `x,y`, ...).
+    pub action: String,
+    /// The position after the move, in the game's text form.
+    pub state: String,
+    /// The score after the move.
+    pub score: i64,
+}
+
+/// A step callback: called from any worker thread, so it must be `Sync`.
+pub type StepFn<'a> = &'a (dyn Fn(&Step) + Sync);
+
 /// The caller's hold on a running verb: an optional abort flag and an optional progress
 /// callback. `Control::default()` has neither (the verb runs to the end of its budget).
 #[derive(Clone, Copy, Default)]
 pub struct Control<'a> {
     abort: Option<&'a AtomicBool>,
     progress: Option<ProgressFn<'a>>,
+    steps: Option<StepFn<'a>>,
 }
 
 impl fmt::Debug for Control<'_> {
@@ -69,6 +89,7 @@ impl fmt::Debug for Control<'_> {
         f.debug_struct("Control")
             .field("abort", &self.abort.map(|a| a.load(Ordering::Relaxed)))
             .field("progress", &self.progress.is_some())
+            .field("steps", &self.steps.is_some())
             .finish()
     }
 }
@@ -90,6 +111,25 @@ impl<'a> Control<'a> {
     pub fn with_progress(mut self, f: ProgressFn<'a>) -> Self {
         self.progress = Some(f);
         self
+    }
+
+    /// Sends every move of the games played to `f` (see [`Step`]); verbs that play games
+    /// document that they call it. Asking for steps changes no value the verb computes.
+    pub fn with_steps(mut self, f: StepFn<'a>) -> Self {
+        self.steps = Some(f);
+        self
+    }
+
+    /// Whether a step callback is set (so a game loop can skip building [`Step`]s).
+    pub fn wants_steps(&self) -> bool {
+        self.steps.is_some()
+    }
+
+    /// Reports one move (does nothing without a step callback).
+    pub fn step(&self, s: &Step) {
+        if let Some(f) = self.steps {
+            f(s);
+        }
     }
 
     /// The abort flag, for engines that take `Option<&AtomicBool>` directly.

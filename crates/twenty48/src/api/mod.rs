@@ -38,20 +38,24 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use bits::job::{Control, Error, Progress, Shard};
+pub use bits::job::{Control, Error, Progress, Shard, Step};
 
 use crate::multistage::MultiStage;
 use crate::ntuple::{self, Meta};
 use crate::search::{Depth, Params, SearchConfig};
 
 mod bench;
+pub mod live;
 mod play;
 mod replay;
 mod train;
 mod tune;
 
 pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
-pub use play::{best, play, BestRequest, BestResponse, PlayRequest, PlayResponse};
+pub use live::{
+    frames, position, FramesRequest, FramesResponse, PositionRequest, PositionResponse, Snapshot,
+};
+pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,

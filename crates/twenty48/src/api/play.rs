@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{workers, Control, Error, Progress, SearchSpec, Shard};
+use super::{workers, Control, Error, Progress, SearchSpec, Shard, Step};
 use crate::batch::{GameResult, Summary};
 use crate::multistage::MultiEval;
 use crate::ntuple::NetEval;
@@ -110,7 +110,8 @@ impl PlayRequest {
 /// Plays the batch (in the current rayon pool; the games are the same for any thread count
 /// unless `time_per_move` is set), replays every game through the independent checker, and
 /// returns the table. Progress: one unit per finished game, and every 1,000 moves of a game
-/// a message `game I: move M, best tile T` (for games that run for minutes).
+/// a message `game I: move M, best tile T` (for games that run for minutes). With
+/// [`Control::with_steps`], every move is reported as a [`Step`] (state: the board text).
 pub fn play(req: &PlayRequest, ctl: Control) -> Result<PlayResponse, Error> {
     let cfg = req.search.config()?;
     match &req.search.network {
@@ -212,6 +213,15 @@ fn play_one<E: Evaluator>(
         match choice {
             Some(c) => {
                 let r = g.play(c.dir);
+                if ctl.wants_steps() {
+                    ctl.step(&Step {
+                        game: index,
+                        moves: g.moves(),
+                        action: c.dir.letter().to_string(),
+                        state: g.board().to_string(),
+                        score: g.score() as i64,
+                    });
+                }
                 debug_assert!(r != Err(crate::MoveError::Illegal), "search chose an illegal move");
                 if r == Err(crate::MoveError::Illegal) {
                     g.stop();
@@ -273,9 +283,21 @@ pub struct BestResponse {
     pub depth: Option<u8>,
     /// Search nodes (move-generator calls).
     pub nodes: u64,
+    /// Every legal move's expected value in the search that chose the best, in the order
+    /// `U`, `D`, `L`, `R`.
+    pub values: Vec<MoveValue>,
     /// The choice itself (not serialised).
     #[serde(skip)]
     pub choice: Option<Choice>,
+}
+
+/// One move's expected value (see [`BestResponse::values`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MoveValue {
+    /// The move's letter.
+    pub dir: String,
+    /// Its expected value at the depth searched.
+    pub value: f32,
 }
 
 /// Searches one board (a fresh table, as `play` does every move by default) and checks the
@@ -316,6 +338,12 @@ fn best_with<E: Evaluator>(
         value: c.map(|c| c.value),
         depth: c.map(|c| c.depth),
         nodes: s.nodes(),
+        values: (c.is_some())
+            .then(|| s.root_values())
+            .into_iter()
+            .flat_map(|v| crate::Dir::ALL.into_iter().zip(v))
+            .filter_map(|(d, v)| v.map(|value| MoveValue { dir: d.letter().to_string(), value }))
+            .collect(),
         choice: c,
     })
 }

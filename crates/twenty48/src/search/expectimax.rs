@@ -331,6 +331,8 @@ pub struct Searcher<'h, G: MoveGen = FastMoves, E: Evaluator = Heuristic> {
     poll_at: u64,
     /// Whether the flag was found set during the current root search.
     stopped: bool,
+    /// Each move's value in the last root search (`None`: the move changes nothing).
+    root_values: [Option<f32>; 4],
 }
 
 impl<'h> Searcher<'h, FastMoves> {
@@ -362,6 +364,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             abort: None,
             poll_at: u64::MAX,
             stopped: false,
+            root_values: [None; 4],
         }
     }
 
@@ -371,6 +374,12 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         self.abort = flag;
         self.poll_at = if flag.is_some() { 0 } else { u64::MAX };
         self
+    }
+
+    /// Each move's expected value (in [`Dir::ALL`] order) in the last root search, the one
+    /// whose answer [`Searcher::best_move`] returned; `None` for a move that changes nothing.
+    pub fn root_values(&self) -> [Option<f32>; 4] {
+        self.root_values
     }
 
     /// Whether the last root search was stopped by the abort flag (its answer is then
@@ -510,6 +519,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         let mut best: Option<Choice> = None;
         let moves = self.gen.shift_all(board);
         self.nodes += 4;
+        let mut values = [None; 4];
         for (i, dir) in Dir::ALL.into_iter().enumerate() {
             let nb = moves.boards[i];
             let value = if moves.overflow & (1 << i) != 0 {
@@ -519,9 +529,13 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             } else {
                 self.chance(nb, layers - 1, 1.0)
             };
+            values[i] = Some(value);
             if best.is_none_or(|b| value > b.value) {
                 best = Some(Choice { dir, value, depth: layers });
             }
+        }
+        if !self.stopped {
+            self.root_values = values;
         }
         best
     }
