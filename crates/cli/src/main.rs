@@ -11,6 +11,7 @@ mod drop7;
 mod samegame;
 mod samegame_bench;
 mod samegame_prove;
+mod serve;
 mod snake;
 mod stats;
 mod tetris;
@@ -55,6 +56,8 @@ enum Command {
     Twenty48(twenty48::Twenty48Args),
     /// Result rows of long Drop7 and 2048 runs: rows from play reports, summary, pair/compare.
     Stats(stats::StatsArgs),
+    /// The web arcade: play, watch and replay in a browser (http://127.0.0.1:8080/).
+    Serve(serve::ServeArgs),
 }
 
 fn run(cli: Cli) -> common::CliResult {
@@ -69,6 +72,7 @@ fn run(cli: Cli) -> common::CliResult {
         Command::Snake(args) => snake::run(args),
         Command::Twenty48(args) => twenty48::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -19,15 +19,32 @@ pub const MAX_MOVES: usize = 200_000;
 pub struct PositionRequest {
     /// The batch seed, as the CLI's `--seed` (game 0 of that batch).
     pub seed: u64,
+    /// The spawn seed itself (a record's `seed`), instead of the batch seed `seed`.
+    pub spawn_seed: Option<u64>,
     /// The moves played, one letter each (`U`, `D`, `L`, `R`, either case).
     pub moves: String,
     /// Also return the position after every move (for a timeline).
     pub snapshots: bool,
+    /// Also return the game's record.
+    pub record: bool,
+}
+
+impl PositionRequest {
+    /// The spawn seed of the game: `spawn_seed`, or game 0's of the batch `seed`.
+    pub fn game_seed(&self) -> u64 {
+        self.spawn_seed.unwrap_or_else(|| game_seed(self.seed))
+    }
 }
 
 impl Default for PositionRequest {
     fn default() -> Self {
-        PositionRequest { seed: 1, moves: String::new(), snapshots: false }
+        PositionRequest {
+            seed: 1,
+            spawn_seed: None,
+            moves: String::new(),
+            snapshots: false,
+            record: false,
+        }
     }
 }
 
@@ -73,8 +90,9 @@ pub struct PositionResponse {
     /// With `snapshots`: the start and the position after every move.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub snapshots: Vec<Snapshot>,
-    /// The game's record, which `2048 replay` accepts.
-    pub record: GameRecord,
+    /// With `record`: the game's record, which `2048 replay` accepts.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub record: Option<GameRecord>,
 }
 
 /// The spawn seed of game 0 of the batch with seed `seed` (what `play --seed` uses).
@@ -88,7 +106,7 @@ pub fn position(req: &PositionRequest, ctl: Control) -> Result<PositionResponse,
     if req.moves.len() > MAX_MOVES {
         return Err(Error::input(format!("moves: {} moves, at most {MAX_MOVES}", req.moves.len())));
     }
-    let mut g = Game::new(game_seed(req.seed));
+    let mut g = Game::new(req.game_seed());
     let mut snapshots = Vec::new();
     if req.snapshots {
         snapshots.push(Snapshot::of(g.board(), g.score()));
@@ -135,7 +153,7 @@ pub fn position(req: &PositionRequest, ctl: Control) -> Result<PositionResponse,
         status: g.status(),
         legal,
         snapshots,
-        record: g.record(),
+        record: req.record.then(|| g.record()),
     })
 }
 
@@ -193,6 +211,97 @@ pub fn frames(req: &FramesRequest, ctl: Control) -> Result<FramesResponse, Error
     Ok(FramesResponse { frames: out, moves: rec.moves.to_ascii_uppercase(), score })
 }
 
+/// The expectimax playing on from a position (`auto` on the page): the game of `seed` after
+/// `moves`, continued by the search until the game ends or `max_moves` more moves are
+/// played. From no moves it plays exactly the game `play --seed SEED --games 1` plays.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AutoRequest {
+    /// Where to start.
+    pub from: PositionRequest,
+    /// Stop after this many moves (counted from `from`).
+    pub max_moves: u64,
+    /// The search (as [`super::play`]'s; the row heuristic, no network).
+    pub search: super::SearchSpec,
+}
+
+impl Default for AutoRequest {
+    fn default() -> Self {
+        AutoRequest {
+            from: PositionRequest::default(),
+            max_moves: 1_000_000,
+            search: super::SearchSpec::default(),
+        }
+    }
+}
+
+/// The outcome of [`auto`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AutoResponse {
+    /// The game's record from its start (the `from` moves and the search's), which
+    /// `2048 replay` accepts.
+    pub record: GameRecord,
+    /// Moves the search played.
+    pub played: u64,
+    /// Search nodes in all.
+    pub nodes: u64,
+    /// The setting in words.
+    pub setting: String,
+}
+
+/// Plays on with the expectimax, reporting every move through [`Control::with_steps`] and
+/// checking the abort flag every move (and inside the search). An aborted run returns the
+/// game so far with status `move_limit`. The record is checked by [`crate::replay`].
+pub fn auto(req: &AutoRequest, ctl: Control) -> Result<AutoResponse, Error> {
+    if req.search.network.is_some() {
+        return Err(Error::input("auto plays with the row heuristic, not a network"));
+    }
+    let cfg = req.search.config()?;
+    let start =
+        position(&PositionRequest { snapshots: false, record: false, ..req.from.clone() }, ctl)?;
+    let mut g = Game::new(req.from.game_seed());
+    for ch in start.moves.chars() {
+        let dir = Dir::from_letter(ch).ok_or_else(|| Error::failed("position move"))?;
+        let _ = g.play(dir);
+    }
+    let h =
+        crate::search::Heuristic::new(req.search.params.unwrap_or(crate::search::Params::SHIPPED));
+    let mut s = crate::search::Searcher::with_evaluator(&h, cfg).with_abort(ctl.abort_flag());
+    let mut played = 0;
+    while g.status() == Status::Playing {
+        if played >= req.max_moves || ctl.aborted() {
+            g.stop();
+            break;
+        }
+        let Some(c) = super::play::choose(&mut s, g.board(), req.search.time_per_move) else {
+            g.stop();
+            break;
+        };
+        if ctl.aborted() {
+            g.stop();
+            break;
+        }
+        if g.play(c.dir) == Err(MoveError::Illegal) {
+            return Err(Error::failed(format!("search chose illegal move {}", c.dir)));
+        }
+        played += 1;
+        ctl.step(&super::Step {
+            game: 0,
+            moves: g.moves(),
+            action: c.dir.letter().to_string(),
+            state: g.board().to_string(),
+            score: g.score() as i64,
+        });
+    }
+    let record = g.record();
+    let summary = crate::replay(&record)
+        .map_err(|e| Error::failed(format!("auto game does not replay: {e}")))?;
+    if summary.score != record.score {
+        return Err(Error::failed("auto game: replayed score differs"));
+    }
+    Ok(AutoResponse { record, played, nodes: s.nodes(), setting: req.search.describe(&cfg) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,12 +319,18 @@ mod tests {
         let played = super::super::play(&req, Control::new()).unwrap();
         let rec = played.games[0].record.clone().unwrap();
         let pos = position(
-            &PositionRequest { seed: 5, moves: rec.moves.clone(), snapshots: true },
+            &PositionRequest {
+                seed: 5,
+                moves: rec.moves.clone(),
+                snapshots: true,
+                record: true,
+                ..Default::default()
+            },
             Control::new(),
         )
         .unwrap();
         // The same game; only the play verb stopped it at its move limit.
-        let mut same = pos.record.clone();
+        let mut same = pos.record.clone().unwrap();
         assert_eq!(same.status, Status::Playing);
         same.status = Status::MoveLimit;
         assert_eq!(same, rec);
@@ -229,6 +344,51 @@ mod tests {
         bad.spawns[3][1] = 8;
         let e = frames(&FramesRequest { record: bad }, Control::new()).unwrap_err();
         assert!(e.message().starts_with("record: "), "{e}");
+    }
+
+    #[test]
+    fn auto_from_the_start_is_play_and_steps_are_its_moves() {
+        let search = super::super::SearchSpec { depth: Some(2), tt_bits: 12, ..Default::default() };
+        let req = super::super::PlayRequest {
+            games: 1,
+            seed: 9,
+            max_moves: 60,
+            search: search.clone(),
+            ..Default::default()
+        };
+        let played = super::super::play(&req, Control::new()).unwrap();
+        let rec = played.games[0].record.clone().unwrap();
+        let steps = std::sync::Mutex::new(Vec::new());
+        let log = |s: &super::super::Step| steps.lock().unwrap().push(s.clone());
+        let auto_req = AutoRequest {
+            from: PositionRequest { seed: 9, ..Default::default() },
+            max_moves: 60,
+            search: search.clone(),
+        };
+        let a = auto(&auto_req, Control::new().with_steps(&log)).unwrap();
+        assert_eq!(a.record, rec);
+        let steps = steps.into_inner().unwrap();
+        let letters: String = steps.iter().map(|s| s.action.as_str()).collect();
+        assert_eq!(letters, rec.moves);
+        assert_eq!(steps.last().unwrap().state, rec.final_board);
+        // From the middle, it continues the same game.
+        let mid = AutoRequest {
+            from: PositionRequest {
+                seed: 9,
+                moves: rec.moves[..25].to_string(),
+                ..Default::default()
+            },
+            max_moves: 35,
+            search,
+        };
+        assert_eq!(auto(&mid, Control::new()).unwrap().record, rec);
+        // And a record's own seed reaches the same positions.
+        let by_spawn = PositionRequest {
+            spawn_seed: rec.seed,
+            moves: rec.moves.clone(),
+            ..Default::default()
+        };
+        assert_eq!(position(&by_spawn, Control::new()).unwrap().now.board, rec.final_board);
     }
 
     #[test]

@@ -53,7 +53,8 @@ mod tune;
 
 pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use live::{
-    frames, position, FramesRequest, FramesResponse, PositionRequest, PositionResponse, Snapshot,
+    auto, frames, position, AutoRequest, AutoResponse, FramesRequest, FramesResponse,
+    PositionRequest, PositionResponse, Snapshot,
 };
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};

@@ -236,7 +236,7 @@ fn play_one<E: Evaluator>(
 /// The searcher's choice on `board`: by its depth rule, or with `time_per_move` by iterative
 /// deepening from 2 layers while the time spent is under a quarter of the budget (each layer
 /// costs several times the previous one).
-fn choose<E: Evaluator>(
+pub(super) fn choose<E: Evaluator>(
     s: &mut Searcher<'_, crate::search::FastMoves, E>,
     board: Board,
     time_per_move: Option<u64>,

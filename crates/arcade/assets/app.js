@@ -1,0 +1,98 @@
+// The arcade shell: routing by the URL hash, the JSON calls, errors, and the pool badge.
+// Each game is a module with `mount(root, params)` that returns an `unmount()`.
+
+const GAMES = { '2048': '/assets/2048.js' };
+
+/** POSTs `body` as JSON to `path`; a non-2xx answer throws its one-line message. */
+export async function post(path, body, signal) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // Seeds past 2^53 travel as decimal strings in the page and as exact numbers on the wire.
+    body: typeof body === 'string' ? body : JSON.stringify(body).replace(/"spawn_seed":"(\d+)"/g, '"spawn_seed":$1'),
+    signal,
+  });
+  const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+  if (!res.ok) throw new Error(data.error || `${res.status}`);
+  return data;
+}
+
+/** POSTs like `post` and returns the answer's text (a record to save, exactly as sent). */
+export async function postText(path, body) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body).replace(/"spawn_seed":"(\d+)"/g, '"spawn_seed":$1'),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error((() => { try { return JSON.parse(text).error; } catch (_) { return text; } })());
+  return text;
+}
+
+/** Shows a one-line error (or hides it with no message). */
+export function showError(message) {
+  const el = document.querySelector('[data-testid=error]');
+  el.textContent = message || '';
+  el.hidden = !message;
+}
+
+/** `h('button', {class: 'primary', onclick}, 'text')`: a small element builder. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'testid') el.dataset.testid = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+/** Replaces the hash's query without adding a history entry (the position's URL). */
+export function setParams(game, params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== '' && v !== undefined && v !== null) q.set(k, v);
+  const hash = `#/${game}?${q}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+/** A download of `text` as `name`. */
+export function download(name, text) {
+  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function parseHash() {
+  const m = location.hash.match(/^#\/([^?]*)\??(.*)$/);
+  const game = m && GAMES[m[1]] ? m[1] : '2048';
+  return { game, params: Object.fromEntries(new URLSearchParams(m ? m[2] : '')) };
+}
+
+let current = null;
+async function route() {
+  const { game, params } = parseHash();
+  if (current && current.game === game && current.keep) return;
+  if (current) current.unmount();
+  showError('');
+  document.querySelectorAll('nav a').forEach((a) => a.classList.toggle('active', a.dataset.game === game));
+  const root = document.getElementById('game');
+  root.replaceChildren();
+  const mod = await import(GAMES[game]);
+  current = { game, keep: true, unmount: await mod.mount(root, params) };
+}
+
+async function poolBadge() {
+  try {
+    const r = await fetch('/api/health').then((r) => r.json());
+    document.querySelector('[data-testid=pool]').textContent =
+      `solvers ${r.pool.running}/${r.pool.workers}` + (r.pool.queued ? `, ${r.pool.queued} waiting` : '');
+  } catch (_) { /* the badge is only a hint */ }
+}
+
+window.addEventListener('hashchange', () => { if (current) current.keep = false; route(); });
+route();
+poolBadge();
+setInterval(poolBadge, 2000);

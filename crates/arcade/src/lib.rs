@@ -1,0 +1,197 @@
+//! The web arcade behind `bitarcade serve`: a local server over the game crates' APIs, with
+//! the page embedded in the binary.
+//!
+//! Every route converts JSON to a game crate's request, calls the same API function the CLI
+//! calls, and converts the response back; no game logic lives here. Solver work runs in a
+//! bounded [`pool::Pool`] (never more jobs than workers at once, the rest queued with their
+//! place reported), under the server's caps whatever the request asks ([`Caps`]), and stops
+//! when its client goes away. Bad requests get a 400 with the game API's one-line message.
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let config = arcade::Config::default(); // 127.0.0.1:8080
+//! arcade::serve(config).await
+//! # }
+//! ```
+
+pub mod pool;
+mod routes;
+mod twenty48;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+pub use routes::router;
+
+/// The limits the server puts on every job, whatever the request asks.
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    /// Wall-clock seconds a hint or solve may take (its abort flag is set then).
+    pub hint_seconds: u64,
+    /// Wall-clock seconds a streamed run (a whole game) may take.
+    pub run_seconds: u64,
+    /// Largest node budget per move (2048's `budget`).
+    pub max_nodes: u64,
+    /// Deepest search in move layers.
+    pub max_depth: u8,
+    /// Largest time budget per move, in milliseconds.
+    pub max_time_per_move: u64,
+    /// Largest transposition table, as log2 of its entries.
+    pub max_tt_bits: u8,
+    /// Most moves a streamed run plays.
+    pub max_moves: u64,
+    /// Largest request body in bytes.
+    pub max_body: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps {
+            hint_seconds: 10,
+            run_seconds: 1800,
+            max_nodes: 5_000_000,
+            max_depth: 10,
+            max_time_per_move: 2_000,
+            max_tt_bits: 22,
+            max_moves: 100_000,
+            max_body: 4 << 20,
+        }
+    }
+}
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The address to bind (127.0.0.1 unless the user says otherwise).
+    pub host: String,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// Solver jobs allowed at once (default: the machine's cores).
+    pub workers: usize,
+    /// The caps on every job.
+    pub caps: Caps,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".to_string(),
+            port: 8080,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            caps: Caps::default(),
+        }
+    }
+}
+
+/// What every route shares.
+#[derive(Debug)]
+pub struct AppState {
+    /// The solver pool.
+    pub pool: pool::Pool,
+    /// The caps.
+    pub caps: Caps,
+    jobs: Mutex<Vec<Weak<AtomicBool>>>,
+}
+
+impl AppState {
+    /// A state with `workers` solver slots and `caps`.
+    pub fn new(workers: usize, caps: Caps) -> Arc<AppState> {
+        Arc::new(AppState { pool: pool::Pool::new(workers), caps, jobs: Mutex::new(Vec::new()) })
+    }
+
+    /// A new job's abort flag, remembered so that shutdown can stop every job.
+    pub fn job_flag(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.retain(|w| w.strong_count() > 0);
+        jobs.push(Arc::downgrade(&flag));
+        flag
+    }
+
+    /// Sets every live job's abort flag (at shutdown, so open streams end).
+    pub fn abort_all(&self) {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        for f in jobs.iter().filter_map(Weak::upgrade) {
+            f.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// An error answer: a status and the one-line message, as `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The message (the CLI's, for bad input).
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400 with `message`.
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+}
+
+impl From<bits::job::Error> for ApiError {
+    fn from(e: bits::job::Error) -> Self {
+        let status = match e {
+            bits::job::Error::Input(_) => StatusCode::BAD_REQUEST,
+            bits::job::Error::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            bits::job::Error::Aborted => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        let message = match e {
+            bits::job::Error::Aborted => "the job was stopped: its time budget ran out".to_string(),
+            e => e.message().to_string(),
+        };
+        ApiError { status, message }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost" || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Binds, prints the URL, and serves until Ctrl-C (then stops every job and drains).
+pub async fn serve(config: Config) -> std::io::Result<()> {
+    serve_with(config, |_| {}).await
+}
+
+/// [`serve`], calling `ready` with the page's URL once the port is bound.
+pub async fn serve_with(config: Config, ready: impl FnOnce(&str)) -> std::io::Result<()> {
+    let state = AppState::new(config.workers, config.caps);
+    let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
+    let addr: SocketAddr = listener.local_addr()?;
+    if !is_loopback(&config.host) {
+        eprintln!(
+            "bitarcade serve: WARNING: listening on {addr}, reachable from other machines; \
+             the arcade has no authentication. Use --host 127.0.0.1 to keep it local."
+        );
+    }
+    let url = format!("http://{addr}/");
+    println!("bitarcade arcade: {url}  (Ctrl-C to stop)");
+    ready(&url);
+    let app = router(state.clone());
+    let stopping = state.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            let _ = tokio::signal::ctrl_c().await;
+            eprintln!("bitarcade serve: stopping");
+            stopping.abort_all();
+            // Streams end once their jobs see the flag; give them a moment.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        })
+        .await
+}

@@ -1,0 +1,143 @@
+//! The router: static assets, health, the per-game routes, and the pieces every game's
+//! routes share (the JSON body extractor, pooled jobs, streamed runs).
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_stream::{Stream, StreamExt};
+
+use crate::pool::AbortOnDrop;
+use crate::{ApiError, AppState};
+
+/// The page's files, embedded at build time.
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("index.html", "text/html; charset=utf-8", include_str!("../assets/index.html")),
+    ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
+    ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    ("2048.js", "text/javascript; charset=utf-8", include_str!("../assets/2048.js")),
+];
+
+/// The whole application over `state`.
+pub fn router(state: Arc<AppState>) -> Router {
+    let limit = state.caps.max_body;
+    Router::new()
+        .route("/", get(|| async { asset("index.html") }))
+        .route("/assets/{name}", get(|axum::extract::Path(name): axum::extract::Path<String>| async move { asset(&name) }))
+        .route("/api/health", get(health))
+        .nest("/api/2048", crate::twenty48::routes())
+        .fallback(|| async { ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() } })
+        .layer(axum::extract::DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+fn asset(name: &str) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, mime, body)) => {
+            ([(header::CONTENT_TYPE, *mime), (header::CACHE_CONTROL, "no-cache")], *body)
+                .into_response()
+        }
+        None => ApiError { status: StatusCode::NOT_FOUND, message: format!("no asset {name:?}") }
+            .into_response(),
+    }
+}
+
+async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
+    Json(json!({ "ok": true, "version": env!("CARGO_PKG_VERSION"), "pool": state.pool.stats() }))
+}
+
+/// A JSON body whose rejection is a 400 with a one-line message.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(r) => Err(ApiError::bad(format!("request body: {}", r.body_text()))),
+        }
+    }
+}
+
+/// Runs a solver job in the pool with the hint deadline and answers with its JSON.
+pub async fn pooled<T, F>(state: &AppState, job: F) -> Result<Json<T>, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AtomicBool) -> Result<T, bits::job::Error> + Send + 'static,
+{
+    let deadline = Duration::from_secs(state.caps.hint_seconds);
+    match state.pool.run(deadline, state.job_flag(), |_| {}, job).await {
+        Some(r) => r.map(Json).map_err(ApiError::from),
+        None => Err(ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: "the job failed".into(),
+        }),
+    }
+}
+
+/// What a streamed job sends: `send(name, data)` emits one server-sent event.
+pub type Emit<'a> = &'a (dyn Fn(&str, Value) + Sync);
+
+fn event(name: &str, data: &Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// Streams a long job as server-sent events: `queued` (`{"ahead": n}`) while it waits,
+/// whatever the job sends, then `done` with its result or `error` with the message. The
+/// job's abort flag is set when the client goes away, at the run deadline and at shutdown.
+pub fn streamed<F>(
+    state: Arc<AppState>,
+    job: F,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
+where
+    F: FnOnce(&AtomicBool, Emit) -> Result<Value, bits::job::Error> + Send + 'static,
+{
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let flag = state.job_flag();
+    let guard = AbortOnDrop(flag.clone());
+    tokio::spawn(async move {
+        let deadline = Duration::from_secs(state.caps.run_seconds);
+        let queued = tx.clone();
+        let steps = tx.clone();
+        let out = state
+            .pool
+            .run(
+                deadline,
+                flag,
+                move |ahead| {
+                    let _ = queued.send(event("queued", &json!({ "ahead": ahead })));
+                },
+                move |abort| {
+                    let send = |name: &str, data: Value| {
+                        if steps.send(event(name, &data)).is_err() {
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    };
+                    job(abort, &send)
+                },
+            )
+            .await;
+        let last = match out {
+            Some(Ok(v)) => event("done", &v),
+            Some(Err(e)) => event("failed", &json!({ "error": ApiError::from(e).message })),
+            None => event("failed", &json!({ "error": "the job failed" })),
+        };
+        let _ = tx.send(last);
+    });
+    let stream = UnboundedReceiverStream::new(rx).map(move |e| {
+        let _ = &guard;
+        Ok(e)
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}

@@ -1,0 +1,236 @@
+//! The arcade's routes in process (tower `oneshot`), the pool's limits, and the streams.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arcade::{router, AppState, Caps};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn app() -> axum::Router {
+    router(AppState::new(2, Caps::default()))
+}
+
+async fn call(
+    app: axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<String>,
+) -> (StatusCode, String) {
+    let req = Request::builder().method(method).uri(uri).header("content-type", "application/json");
+    let req = req.body(body.map(Body::from).unwrap_or_else(Body::empty)).unwrap();
+    let res = app.oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+async fn post(app: axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    let (s, text) = call(app, "POST", uri, Some(body.to_string())).await;
+    (s, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (s, html) = call(app(), "GET", "/", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(html.contains("/assets/app.js"));
+    for a in ["app.js", "app.css", "2048.js"] {
+        let (s, body) = call(app(), "GET", &format!("/assets/{a}"), None).await;
+        assert_eq!(s, StatusCode::OK, "{a}");
+        assert!(body.len() > 500, "{a}");
+    }
+    let (s, body) = call(app(), "GET", "/assets/nope.js", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(body, r#"{"error":"no asset \"nope.js\""}"#);
+    let (s, body) = call(app(), "GET", "/api/health", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(body.contains(r#""workers":2"#), "{body}");
+}
+
+#[tokio::test]
+async fn position_is_the_api_answer() {
+    let (s, v) = post(app(), "/api/2048/position", json!({"seed": 5, "moves": "LU"})).await;
+    assert_eq!(s, StatusCode::OK);
+    let want = twenty48::api::position(
+        &twenty48::api::PositionRequest { seed: 5, moves: "LU".into(), ..Default::default() },
+        bits::job::Control::new(),
+    )
+    .unwrap();
+    assert_eq!(v, serde_json::to_value(&want).unwrap());
+}
+
+#[tokio::test]
+async fn bad_requests_are_400_with_one_line() {
+    let cases = [
+        (json!({"seed": 5, "moves": "LX"}), "moves: 'X' (move 2) is not one of U, D, L, R"),
+        (json!({"seed": "five"}), "request body: "),
+        (json!({"seed": -1}), "request body: "),
+    ];
+    for (body, msg) in cases {
+        let (s, v) = post(app(), "/api/2048/position", body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.starts_with(msg) && !e.contains('\n'), "{body}: {e}");
+    }
+    let (s, text) = call(app(), "POST", "/api/2048/position", Some("{not json".into())).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(text.starts_with(r#"{"error":"request body: "#), "{text}");
+    // A body over the limit is refused before it is parsed.
+    let small = router(AppState::new(1, Caps { max_body: 1000, ..Caps::default() }));
+    let big = json!({"seed": 1, "moves": "L".repeat(5000)}).to_string();
+    let (s, text) = call(small, "POST", "/api/2048/position", Some(big)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(text.contains("length limit"), "{text}");
+    let (s, _) = call(app(), "GET", "/api/2048/auto?seed=x", None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, v) = post(app(), "/api/nope", json!({})).await;
+    assert_eq!((s, v["error"].as_str().unwrap()), (StatusCode::NOT_FOUND, "no such page"));
+}
+
+#[tokio::test]
+async fn hint_gives_every_legal_move_a_value_within_the_caps() {
+    let (s, v) = post(
+        app(),
+        "/api/2048/hint",
+        json!({"seed": 5, "moves": "LU", "search": {"budget": 20000}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 4);
+    let best =
+        values.iter().max_by(|a, b| a["value"].as_f64().partial_cmp(&b["value"].as_f64()).unwrap());
+    assert_eq!(best.unwrap()["dir"], v["best"]);
+    // Whatever the request asks, the server's caps hold: nodes (within one deepening step
+    // over the cap) and depth.
+    let caps = Caps { max_nodes: 2_000, max_depth: 3, ..Caps::default() };
+    let (s, v) = post(
+        router(AppState::new(1, caps)),
+        "/api/2048/hint",
+        json!({"seed": 5, "search": {"budget": 1_000_000_000u64}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v["nodes"].as_u64().unwrap() < 20_000, "{v}");
+    let (s, v) = post(
+        router(AppState::new(1, caps)),
+        "/api/2048/hint",
+        json!({"seed": 5, "search": {"depth": 200}}),
+    )
+    .await;
+    assert_eq!((s, v["depth"].as_u64()), (StatusCode::OK, Some(3)), "{v}");
+}
+
+#[tokio::test]
+async fn frames_and_records_round_trip() {
+    let (s, text) = call(
+        app(),
+        "POST",
+        "/api/2048/record",
+        Some(json!({"seed": 3, "moves": "LURD"}).to_string()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let rec: twenty48::GameRecord = serde_json::from_str(&text).unwrap();
+    assert_eq!(twenty48::replay(&rec).unwrap().moves, 4);
+    // Sent back as written (the seed is past 2^53), alone or in a list.
+    for body in
+        [format!(r#"{{"record": {text}}}"#), format!(r#"{{"record": [{text}], "index": 0}}"#)]
+    {
+        let (s, out) = call(app(), "POST", "/api/2048/frames", Some(body)).await;
+        assert_eq!(s, StatusCode::OK, "{out}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["frames"].as_array().unwrap().len(), 5);
+        assert_eq!(v["spawn_seed"], json!(rec.seed.unwrap().to_string()));
+    }
+    let mut bad = rec.clone();
+    bad.spawns[2] = [bad.spawns[2][0], 4096];
+    let (s, v) = post(app(), "/api/2048/frames", json!({"record": bad})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().starts_with("record: "), "{v}");
+}
+
+#[tokio::test]
+async fn auto_streams_every_move_then_the_record() {
+    let (s, body) = call(app(), "GET", "/api/2048/auto?seed=5&budget=5000&max_moves=6", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(body.matches("event: step").count(), 6, "{body}");
+    let done = body.split("event: done\ndata: ").nth(1).expect("a done event");
+    let v: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
+    let rec: twenty48::GameRecord = serde_json::from_value(v["record"].clone()).unwrap();
+    assert_eq!(rec.moves.len(), 6);
+    twenty48::replay(&rec).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_runs_at_most_its_workers_and_keeps_order() {
+    let pool = Arc::new(arcade::pool::Pool::new(2));
+    let running = Arc::new(AtomicU64::new(0));
+    let peak = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..6 {
+        let (pool, running, peak) = (pool.clone(), running.clone(), peak.clone());
+        tasks.push(tokio::spawn(async move {
+            pool.run(
+                Duration::from_secs(5),
+                Arc::new(AtomicBool::new(false)),
+                |_| {},
+                move |_| {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(40));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                },
+            )
+            .await
+        }));
+    }
+    for t in tasks {
+        assert!(t.await.unwrap().is_some());
+    }
+    assert_eq!(peak.load(Ordering::SeqCst), 2);
+    let s = pool.stats();
+    assert_eq!((s.finished, s.running, s.queued, s.over_budget), (6, 0, 0, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_or_a_client_gone_stops_the_job() {
+    let pool = Arc::new(arcade::pool::Pool::new(1));
+    let spin = |abort: &AtomicBool| {
+        let start = Instant::now();
+        while !abort.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        start.elapsed()
+    };
+    // The deadline sets the flag.
+    let took = pool
+        .run(Duration::from_millis(100), Arc::new(AtomicBool::new(false)), |_| {}, spin)
+        .await
+        .unwrap();
+    assert!(
+        took >= Duration::from_millis(100)
+            && took < Duration::from_millis(100) + arcade::pool::GRACE,
+        "{took:?}"
+    );
+    // Dropping the request's future (the client went away) sets it too.
+    let flag = Arc::new(AtomicBool::new(false));
+    let p = pool.clone();
+    let f = flag.clone();
+    let job = tokio::spawn(async move { p.run(Duration::from_secs(60), f, |_| {}, spin).await });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    job.abort();
+    let start = Instant::now();
+    while pool.stats().running > 0 {
+        assert!(start.elapsed() < Duration::from_millis(500), "the job did not stop");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(flag.load(Ordering::Relaxed));
+    let s = pool.stats();
+    assert_eq!((s.finished, s.aborted, s.over_budget), (2, 2, 0));
+}
