@@ -18,6 +18,7 @@ export async function mount(root, params) {
     k: 0,
     frames: [], // frames[i]: {tiles, score, board} after i moves, when known
     legal: [],
+    moveStart: null,
     status: 'playing',
     auto: null,
     timer: null,
@@ -93,6 +94,7 @@ export async function mount(root, params) {
       c.className = 't' + (v > 2048 ? ' big' : '') + (v >= 100 ? ` d${String(v).length}` : '') + (v && !was ? ' new' : '');
     });
     grid.dataset.board = frame.board;
+    grid.dataset.moves = st.k;
     score.textContent = frame.score.toLocaleString('en-US');
     movesEl.textContent = st.k;
   }
@@ -139,8 +141,14 @@ export async function mount(root, params) {
         if (st.want === null) {
           st.k = want;
           st.legal = res.legal;
+          grid.dataset.legal = res.legal.join('');
           if (want === st.moves.length) st.status = res.status;
           draw(st.frames[want]);
+          if (st.moveStart !== null) {
+            // From the key to the new board drawn: the hand move's round trip.
+            grid.dataset.roundTrip = (performance.now() - st.moveStart).toFixed(2);
+            st.moveStart = null;
+          }
           showError('');
         }
       }
@@ -159,6 +167,7 @@ export async function mount(root, params) {
     hintBox.replaceChildren();
     if (st.frames[k] && k !== st.moves.length) {
       st.k = k;
+      st.legal = null;
       draw(st.frames[k]);
       showStatus();
       chrome();
@@ -171,12 +180,18 @@ export async function mount(root, params) {
   async function move(dir) {
     if (st.auto || st.busy) return;
     if (st.k === st.moves.length && st.status !== 'playing') return;
+    const t0 = performance.now();
     const before = st.moves.slice(0, st.k);
-    const probe = await post('/api/2048/position', { ...where(), moves: before }).catch((e) => (showError(e.message), null));
-    if (!probe || !probe.legal.includes(dir)) return;
+    if (st.legal === null) {
+      const probe = await post('/api/2048/position', { ...where(), moves: before }).catch((e) => (showError(e.message), null));
+      if (!probe) return;
+      st.legal = probe.legal;
+    }
+    if (!st.legal.includes(dir)) return;
     st.moves = before + dir;
     st.frames.length = st.k + 1;
     hintBox.replaceChildren();
+    st.moveStart = t0;
     await load(st.k + 1);
   }
 
@@ -308,7 +323,8 @@ export async function mount(root, params) {
   }
 
   const onKey = (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.type === 'number') return;
+    // Keys in a field, a slider or a menu are theirs, not moves.
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const dir = DIRS[e.key];
     if (dir) { e.preventDefault(); move(dir); return; }
@@ -327,7 +343,7 @@ export async function mount(root, params) {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
     move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'R' : 'L') : (dy > 0 ? 'D' : 'U'));
   });
-  slider.addEventListener('input', () => { pause(); goto(Number(slider.value)); });
+  slider.addEventListener('input', () => { const k = Number(slider.value); pause(); goto(k); });
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(Number(seedIn.value)); });
 
   await load(st.k);

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every test of the workspace: the Rust tests, then the web arcade in a real browser.
+# On a fresh machine it installs what the browser suite needs: Debian's Chromium (apt) and the
+# suite's Node packages (npm ci, from the committed lockfile; no browser is downloaded).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo test --workspace"
+cargo test --workspace
+
+echo "== the web arcade in Chromium"
+cargo build -p bitarcade # the binary the suite serves (already built by the tests above)
+if ! command -v chromium >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+cd crates/arcade/e2e
+npm ci --no-audit --no-fund --loglevel=error
+CHROMIUM="$(command -v chromium)" npm test
