@@ -185,6 +185,10 @@ pub async fn serve_with(config: Config, ready: impl FnOnce(&str)) -> std::io::Re
     ready(&url);
     let app = router(state.clone());
     let stopping = state.clone();
+    // Answers go out at once (no Nagle delay on small JSON replies).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             let _ = tokio::signal::ctrl_c().await;
