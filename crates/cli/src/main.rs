@@ -95,6 +95,6 @@ fn main() {
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
         eprintln!("bitarcade: error: {}", e.message());
-        std::process::exit(e.exit_code());
+        std::process::exit(common::exit_code(&e));
     }
 }
