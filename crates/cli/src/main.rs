@@ -9,8 +9,6 @@ mod bits_cmd;
 mod common;
 mod drop7;
 mod samegame;
-mod samegame_bench;
-mod samegame_prove;
 mod snake;
 mod stats;
 mod tetris;
