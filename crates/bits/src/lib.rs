@@ -33,6 +33,7 @@
 //! behind a CPU-feature check (the prefetch hint needs none: it is in every x86-64 CPU), with a
 //! `// SAFETY:` comment.
 
+pub mod check;
 pub mod hash;
 pub mod iter;
 pub mod job;

@@ -2,57 +2,26 @@
 //! (`--seed`, `--threads`, `--json`, `--record`), input reading with `-` for stdin, JSON output
 //! and progress bars on stderr.
 
-use std::io::Read;
+use std::collections::HashMap;
+use std::fmt::Display;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-/// Why a command failed, which decides the exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad input from the user (a malformed board, an impossible option): exit code 2.
-    Input(String),
-    /// The input was fine but the work failed (a record that does not replay, I/O while
-    /// writing): exit code 1.
-    Failed(String),
-}
+/// Why a command failed: the API's error. [`Error::Input`](bits::job::Error::Input) is bad
+/// input from the user (exit code 2); a failed check or write, or an abort, exits with 1.
+pub type CliError = bits::job::Error;
 
-impl CliError {
-    /// Bad input, exit code 2.
-    pub fn input(msg: impl Into<String>) -> Self {
-        CliError::Input(msg.into())
-    }
-
-    /// A failed check or I/O error, exit code 1.
-    pub fn failed(msg: impl Into<String>) -> Self {
-        CliError::Failed(msg.into())
-    }
-
-    /// The process exit code for this error.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            CliError::Input(_) => 2,
-            CliError::Failed(_) => 1,
-        }
-    }
-
-    /// The one-line message.
-    pub fn message(&self) -> &str {
-        match self {
-            CliError::Input(m) | CliError::Failed(m) => m,
-        }
-    }
-}
-
-impl From<bits::job::Error> for CliError {
-    fn from(e: bits::job::Error) -> Self {
-        match e {
-            bits::job::Error::Input(m) => CliError::Input(m),
-            bits::job::Error::Failed(m) => CliError::Failed(m),
-            bits::job::Error::Aborted => CliError::failed("aborted"),
-        }
+/// The process exit code for an error.
+pub fn exit_code(e: &CliError) -> i32 {
+    match e {
+        CliError::Input(_) => 2,
+        CliError::Failed(_) | CliError::Aborted => 1,
     }
 }
 
@@ -119,6 +88,39 @@ pub fn read_input(path: &Path) -> CliResult<String> {
     }
 }
 
+/// Reads a whole file's bytes, naming the file on error.
+pub fn read_bytes(path: &Path) -> CliResult<Vec<u8>> {
+    std::fs::read(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))
+}
+
+/// Prints the response as JSON with `--json`, else its text (the API's `Display`).
+pub fn print_or_json<T: Serialize + Display>(json: bool, value: &T) -> CliResult {
+    if json {
+        return print_json(value);
+    }
+    print!("{value}");
+    Ok(())
+}
+
+/// A report's JSON with the file the command wrote first.
+#[derive(Serialize)]
+pub struct WithOut<'a, T> {
+    /// The file written.
+    pub out: String,
+    /// The API's report.
+    #[serde(flatten)]
+    pub report: &'a T,
+}
+
+/// Writes the records of `--record`: one record as itself, several as a list.
+pub fn write_records<T: Serialize>(path: &Path, records: &[T]) -> CliResult {
+    match records {
+        [one] => write_json_file(path, one),
+        all => write_json_file(path, &all),
+    }
+}
+
 /// Prints `value` as one pretty JSON document on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> CliResult {
     let text = serde_json::to_string_pretty(value)
@@ -167,12 +169,55 @@ pub fn progress(len: u64, label: &str) -> ProgressBar {
     bar
 }
 
+/// A progress callback that moves `bar` (and sets its length when the verb knows it). A
+/// message goes to the bar on a terminal; otherwise, when `log` names the game, to stderr as
+/// `log message (N s)` at most once a minute (once a minute per game with `per_game`, the
+/// game being the message up to its first `:`).
+pub fn follow<'a>(
+    bar: &'a ProgressBar,
+    log: &'a str,
+    per_game: bool,
+) -> impl Fn(bits::job::Progress) + Sync + 'a {
+    let terminal = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let last_line = Mutex::new(HashMap::<String, Instant>::new());
+    move |p| {
+        if let Some(total) = p.total {
+            bar.set_length(total);
+        }
+        bar.set_position(p.done);
+        if p.message.is_empty() {
+            return;
+        }
+        if terminal || log.is_empty() {
+            bar.set_message(p.message);
+            return;
+        }
+        let key = if per_game { p.message.split(':').next().unwrap_or_default() } else { "" };
+        let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
+        let t = last.entry(key.to_string()).or_insert(started);
+        if t.elapsed().as_secs() >= 60 {
+            *t = Instant::now();
+            eprintln!("{log} {} ({:.0} s)", p.message, started.elapsed().as_secs_f64());
+        }
+    }
+}
+
 /// `train --method` (2048 and Drop7 networks): TD(0) steps or temporal coherence.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LearnMethod {
     Td,
     Tc,
+}
+
+impl From<LearnMethod> for bits::learn::Method {
+    fn from(m: LearnMethod) -> Self {
+        match m {
+            LearnMethod::Td => bits::learn::Method::Td,
+            LearnMethod::Tc => bits::learn::Method::Tc,
+        }
+    }
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename, so a reader, or a run stopped in

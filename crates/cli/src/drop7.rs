@@ -3,18 +3,17 @@
 //! Clap arguments, their conversion into `drop7::api` requests, one call, printing and
 //! files: the logic lives in `drop7::api`.
 
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use drop7::api::{self, Control, EvalSpec, InputFile, Progress, SearchOptions, Shard};
-use drop7::search::DepthRule;
 use serde::Serialize;
 
 use crate::common::{
-    coherence_path, print_json, progress, read_input, write_file_atomic, write_json_file, CliError,
-    CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
+    coherence_path, follow, print_json, print_or_json, progress, read_bytes, read_input,
+    write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod, RecordArg,
+    SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -479,34 +478,13 @@ fn shard(text: Option<&str>) -> CliResult<Shard> {
     Ok(text.map(str::parse).transpose()?.unwrap_or(Shard::WHOLE))
 }
 
-/// A progress callback that moves `bar` (a message with a game's moves goes to the bar's
-/// message on a terminal, otherwise to stderr at most once a minute per game).
-fn bar_progress(bar: &indicatif::ProgressBar) -> impl Fn(Progress) + Sync + '_ {
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let started = Instant::now();
-    let last_line = Mutex::new(std::collections::HashMap::<String, Instant>::new());
-    move |p: Progress| {
-        bar.set_position(p.done);
-        if p.message.is_empty() {
-            return;
-        }
-        if terminal {
-            bar.set_message(p.message);
-            return;
-        }
-        let game = p.message.split(':').next().unwrap_or_default().to_string();
-        let mut last = last_line.lock().unwrap_or_else(|e| e.into_inner());
-        let t = last.entry(game).or_insert(started);
-        if t.elapsed().as_secs() >= 60 {
-            *t = Instant::now();
-            eprintln!("drop7 {} ({:.0} s)", p.message, started.elapsed().as_secs_f64());
-        }
-    }
-}
-
 /// Prints `value` as JSON with every object's keys sorted (as `serde_json::json!` built the
-/// reports that are printed this way).
-fn print_sorted<T: Serialize>(value: &T) -> CliResult {
+/// reports that are printed this way), or with `json` false its text.
+fn print_sorted<T: Serialize + Display>(json: bool, value: &T) -> CliResult {
+    if !json {
+        print!("{value}");
+        return Ok(());
+    }
     let v = serde_json::to_value(value)
         .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
     print_json(&v)
@@ -526,69 +504,17 @@ fn play(a: PlayArgs) -> CliResult {
         stream: a.stream.as_deref().map(input_file),
     };
     let bar = progress(req.shard.range(a.games).count() as u64, "drop7 play");
-    let report = bar_progress(&bar);
+    let report = follow(&bar, "drop7", true);
     let out = a.threads.install(|| api::play(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
-    let (report, games, rule) = (&out.report, &out.records, out.rule);
     if let Some(path) = &a.record.record {
-        if games.len() == 1 {
-            write_json_file(path, &games[0])?;
-        } else {
-            write_json_file(path, games)?;
-        }
+        write_records(path, &out.records)?;
     }
     if a.json.json {
-        return print_json(report);
+        return print_json(&out.report);
     }
-    if report.results.len() <= 16 {
-        for row in &report.results {
-            let (g, cpu) = (&row.result, row.cpu_seconds);
-            println!(
-                "game {:>3}  seed {:>20}  score {:>9}  level {:>3}  moves {:>5}{}{}",
-                g.index,
-                g.seed,
-                g.score,
-                g.level,
-                g.moves,
-                cpu.map_or(String::new(), |c| format!("  cpu {c:.1} s")),
-                if g.over { "" } else { "  (stopped before game over)" }
-            );
-        }
-    }
-    let s = &report.summary;
-    println!(
-        "{} games, {} mode, depth {}, eval {}, reveals {}, table {}: mean {:.0} (95% CI {:.0}..{:.0}), median {:.0}, best {}, worst {}",
-        s.games, a.search.mode, rule, report.eval, report.reveals, report.table, s.mean, s.ci95[0], s.ci95[1], s.median, s.best, s.worst
-    );
-    if let DepthRule::Budget { .. } = rule {
-        println!(
-            "decisions by depth: {}; {:.0} search moves per decision",
-            depth_histogram(&report.depths),
-            report.moves_per_decision
-        );
-    }
-    println!(
-        "{:.1} s wall, {:.2} s per game per thread, {:.2} M search moves/s; every record replayed",
-        report.seconds,
-        report.seconds_per_game,
-        report.search_moves_per_second / 1e6
-    );
+    print!("{out}");
     Ok(())
-}
-
-/// `4: 120, 5: 30` (the depths with decisions).
-fn depth_histogram(depths: &[u64; 8]) -> String {
-    let parts: Vec<String> = depths
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(d, n)| format!("{d}: {n}"))
-        .collect();
-    if parts.is_empty() {
-        "none".into()
-    } else {
-        parts.join(", ")
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -597,27 +523,7 @@ fn depth_histogram(depths: &[u64; 8]) -> String {
 fn decide(a: DecideArgs) -> CliResult {
     let position = if a.position == "-" { read_input(Path::new("-"))? } else { a.position };
     let req = api::DecideRequest { position, search: a.search.options("--eval", &a.search.eval) };
-    let d = api::decide(&req, Control::new())?;
-    if a.json.json {
-        return print_json(&d);
-    }
-    let best = d.best_column - 1;
-    println!("{}", d.position);
-    for (c, v) in d.values.iter().enumerate() {
-        match v {
-            Some(v) => {
-                println!("column {}: {v:>14.1}{}", c + 1, if c == best { "  <- best" } else { "" })
-            }
-            None => println!("column {}: full", c + 1),
-        }
-    }
-    println!("after: {}", d.after);
-    let rule = d.rule.unwrap_or(DepthRule::Fixed(d.depth));
-    println!(
-        "depth {} ({}): {} moves searched in {:.3} s",
-        d.depth, rule, d.stats.moves, d.seconds
-    );
-    Ok(())
+    print_or_json(a.json.json, &api::decide(&req, Control::new())?)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -626,14 +532,7 @@ fn decide(a: DecideArgs) -> CliResult {
 fn replay(a: ReplayArgs) -> CliResult {
     let text = read_input(&a.file)?;
     let req = api::ReplayRequest { name: a.file.display().to_string(), text };
-    let out = api::replay(&req, Control::new())?;
-    if a.json.json {
-        return print_sorted(&out);
-    }
-    for g in &out.games {
-        println!("game {}: ok, {} turns, score {}", g.game, g.turns, g.score);
-    }
-    Ok(())
+    print_sorted(a.json.json, &api::replay(&req, Control::new())?)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -648,17 +547,10 @@ fn sweep(a: SweepArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let bar = progress(req.shard.range(a.games).count() as u64, "drop7 sweep");
-    let report = bar_progress(&bar);
+    let report = follow(&bar, "drop7", true);
     let out = a.threads.install(|| api::sweep(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
-    if a.json.json {
-        return print_sorted(&out);
-    }
-    println!(
-        "{} games, {} turns: engine and reference identical ({:.1} s)",
-        out.games, out.turns, out.seconds
-    );
-    Ok(())
+    print_sorted(a.json.json, &out)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -678,33 +570,10 @@ fn ab(a: AbArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let bar = progress(2 * a.games, "drop7 ab");
-    let report = bar_progress(&bar);
+    let report = follow(&bar, "drop7", true);
     let r = a.threads.install(|| api::ab(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
-    if a.json.json {
-        return print_sorted(&r);
-    }
-    let (x, y) = (&r.a_summary, &r.b_summary);
-    println!(
-        "A {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
-        r.a, r.a_reveals, r.a_reveal_samples, x.mean, x.median, x.best
-    );
-    println!(
-        "B {} (reveals {}, samples {}): mean {:.0}, median {:.0}, best {}",
-        r.b, r.b_reveals, r.b_reveal_samples, y.mean, y.median, y.best
-    );
-    println!(
-        "A - B over {} paired games: {:.0} (95% CI {:.0}..{:.0}), paired t = {:.2}, p = {:.4}; A better in {}, B in {}",
-        r.games,
-        r.mean_difference,
-        r.difference_ci95[0],
-        r.difference_ci95[1],
-        r.paired_t,
-        r.p_two_sided_normal_approx,
-        r.a_wins,
-        r.b_wins
-    );
-    Ok(())
+    print_sorted(a.json.json, &r)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -721,60 +590,8 @@ fn bench(a: BenchArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let out = api::bench(&req, Control::new())?;
-    let engine = &out.engine;
-    if a.json.json {
-        print_sorted(&out)?;
-    } else {
-        println!(
-            "engine (Hardcore, random policy, {} games x {} runs, one thread):",
-            a.games, a.runs
-        );
-        println!(
-            "  wall: fast {:.2} M moves/s, reference {:.2} M moves/s",
-            engine.fast_moves_per_second / 1e6,
-            engine.reference_moves_per_second / 1e6,
-        );
-        if let (Some(f), Some(r)) =
-            (engine.fast_moves_per_cpu_second, engine.reference_moves_per_cpu_second)
-        {
-            println!(
-                "  per CPU second: fast {:.2} M moves/s, reference {:.2} M moves/s",
-                f / 1e6,
-                r / 1e6
-            );
-        }
-        println!("  ratio {:.1}x (median of per-run ratios)", engine.ratio_median);
-        println!(
-            "poppers on {} boards (CPU time, medians): SWAR scan {:.2} ns, run-length table {:.2} ns, table/SWAR {:.2}",
-            engine.popper_boards,
-            engine.popper_swar_ns,
-            engine.popper_table_ns,
-            engine.popper_table_over_swar
-        );
-        println!(
-            "decisions on {} harvested positions (all 7 values at chance nodes, eval {}):",
-            out.positions, out.eval
-        );
-        println!("  depth table    ms/decision  moves/decision  nodes/decision  nodes removed  hit rate  speedup  same values");
-        for d in &out.decisions {
-            println!(
-                "  {:>5} {:<8} {:>11.2} {:>15.0} {:>15.0} {:>13.1}% {:>8.2}% {:>7.2}x  {}",
-                d.depth,
-                d.table,
-                d.ms_per_decision_median,
-                d.moves_per_decision,
-                d.nodes_per_decision,
-                d.nodes_removed_vs_none * 100.0,
-                d.node_hit_rate * 100.0,
-                d.speedup_vs_none_median,
-                if d.values_identical_to_none { "yes" } else { "NO" }
-            );
-        }
-    }
-    if !out.ok() {
-        return Err(CliError::failed("a table changed a decision value"));
-    }
-    Ok(())
+    print_sorted(a.json.json, &out)?;
+    out.verdict()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -808,24 +625,17 @@ fn fit(a: FitArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let bar = progress(a.games, "harvest");
-    let report = bar_progress(&bar);
+    let report = follow(&bar, "drop7", true);
     let out = a.threads.install(|| api::fit(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
-    if let Some(path) = &a.out {
+    if let Some(file) = &a.out {
         for f in &out.fits {
-            let path = out_path(path, &f.target, out.fits.len() > 1);
+            let path = out_path(file, &f.target, out.fits.len() > 1);
             std::fs::write(&path, &f.text)
                 .map_err(|e| CliError::failed(format!("cannot write {}: {e}", path.display())))?;
         }
     }
-    if a.json.json {
-        return print_sorted(&out);
-    }
-    for f in &out.fits {
-        print!("{}", f.text);
-    }
-    println!("harvest: {} games in {:.1} s", out.games, out.seconds);
-    Ok(())
+    print_sorted(a.json.json, &out)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -894,51 +704,25 @@ struct TuneArgs {
 }
 
 fn tune(a: TuneArgs) -> CliResult {
-    let bad = || CliError::input(format!("--start {:?}: expected seven numbers W1,..,W7", a.start));
-    let parts: Vec<f64> = a
-        .start
-        .split(',')
-        .map(|x| x.trim().parse())
-        .collect::<Result<_, _>>()
-        .map_err(|_| bad())?;
-    let start: [f64; 7] = parts.try_into().map_err(|_| bad())?;
     let req = api::TuneRequest {
         search: a.search.options("--eval", "ready"),
-        start,
+        start: api::parse_start(&a.start)?,
         games: a.games,
         seed: a.seed.seed,
         passes: a.passes,
         max_moves: a.max_moves,
     };
     let bar = progress(1 + u64::from(a.passes) * 14, "drop7 tune");
-    let report = bar_progress(&bar);
+    let report = follow(&bar, "drop7", true);
     let out = a.threads.install(|| api::tune(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
-    if a.json.json {
-        return print_json(&out);
-    }
-    let spec = |w: &[f64; 7]| api::ready_spec(w);
-    println!("start {} mean {:.0}", spec(&req.start), out.start_mean);
-    for st in &out.steps {
-        let kept = if st.kept { " KEEP" } else { "" };
-        println!(
-            "pass {} {} x{:.2}: {} mean {:.0}{kept}",
-            st.pass,
-            st.weight,
-            st.factor,
-            spec(&st.weights),
-            st.mean
-        );
-    }
-    println!("best {} {:.0}", spec(&out.best), out.best_mean);
-    Ok(())
+    print_or_json(a.json.json, &out)
 }
 
 // ---------------------------------------------------------------------------------------
 // train
 
 fn train(a: TrainArgs) -> CliResult {
-    let tc = a.method == LearnMethod::Tc;
     let from = a.from.as_deref().map(|path| match std::fs::read(path) {
         Ok(bytes) => InputFile::new(path.display().to_string(), bytes),
         Err(e) => InputFile::unreadable(
@@ -947,18 +731,18 @@ fn train(a: TrainArgs) -> CliResult {
         ),
     });
     // The accumulators beside --from: read for tc; for td only noted when they exist.
-    let coherence = a.from.as_deref().and_then(|path| {
-        let tc_path = coherence_path(path);
-        let name = tc_path.display().to_string();
-        if !tc {
-            return tc_path.exists().then(|| InputFile::new(name, Vec::new()));
+    let coherence = a.from.as_deref().map(coherence_path).and_then(|p| {
+        let name = p.display().to_string();
+        if a.method == LearnMethod::Td {
+            return p.exists().then(|| InputFile::new(name, Vec::new()));
         }
-        Some(match std::fs::read(&tc_path) {
+        Some(match read_bytes(&p) {
             Ok(bytes) => InputFile::new(name, bytes),
             Err(e) => InputFile::unreadable(
-                name.clone(),
+                name,
                 format!(
-                    "{name}: cannot read: {e} (--method tc continues from the weights and their accumulators)"
+                    "{} (--method tc continues from the weights and their accumulators)",
+                    e.message()
                 ),
             ),
         })
@@ -966,7 +750,7 @@ fn train(a: TrainArgs) -> CliResult {
     let req = api::TrainRequest {
         games: a.games,
         alpha: a.alpha,
-        method: if tc { api::Method::Tc } else { api::Method::Td },
+        method: a.method.into(),
         seed: a.seed.seed,
         from,
         coherence,
@@ -982,10 +766,9 @@ fn train(a: TrainArgs) -> CliResult {
         }
     };
     let mut write = |c: &api::TrainCheckpoint<'_>| -> Result<(), api::Error> {
-        let failed = |e: CliError| api::Error::failed(e.message());
-        write_file_atomic(&a.out, &c.weight_bytes()).map_err(failed)?;
+        write_file_atomic(&a.out, &c.weight_bytes())?;
         if let Some(bytes) = c.coherence_bytes() {
-            write_file_atomic(&coherence_path(&a.out), &bytes).map_err(failed)?;
+            write_file_atomic(&coherence_path(&a.out), &bytes)?;
         }
         Ok(())
     };
@@ -996,18 +779,6 @@ fn train(a: TrainArgs) -> CliResult {
         v["out"] = a.out.display().to_string().into();
         return print_json(&v);
     }
-    println!(
-        "trained {} games ({} in all, seed {}, {} alpha {}) in {:.1} s: {} moves, {:.0} moves/s; wrote {} ({})",
-        r.games_this_run,
-        r.games_total,
-        r.seed,
-        if tc { "tc" } else { "td" },
-        r.alpha,
-        r.seconds,
-        r.moves,
-        r.moves_per_second,
-        a.out.display(),
-        r.shape
-    );
+    print!("{}", r.text(&a.out.display().to_string()));
     Ok(())
 }

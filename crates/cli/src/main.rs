@@ -9,8 +9,6 @@ mod bits_cmd;
 mod common;
 mod drop7;
 mod samegame;
-mod samegame_bench;
-mod samegame_prove;
 mod serve;
 mod snake;
 mod stats;
@@ -99,6 +97,6 @@ fn main() {
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
         eprintln!("bitarcade: error: {}", e.message());
-        std::process::exit(e.exit_code());
+        std::process::exit(common::exit_code(&e));
     }
 }

@@ -1,16 +1,18 @@
-//! `bitarcade samegame ...`: generate, solve, show, prove and replay SameGame boards.
+//! `bitarcade samegame ...`: generate, solve, show, prove, replay and bench SameGame boards.
+//! The verbs and their text are `samegame::api`'s; this file parses flags, reads and writes
+//! the files and prints.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use samegame::api::{self, BoardFile, Control, Progress, Search, SolveEval, SolveGoal};
+use samegame::api::{self, BoardFile, Control, Search, SolveEval, SolveGoal};
 use samegame::nrpa;
 use samegame::trace::Record;
 
 use crate::common::{
-    print_json, progress, read_json_file, write_json_file, CliError, CliResult, JsonArg, RecordArg,
-    ThreadsArg,
+    follow, print_json, print_or_json, progress, read_bytes, read_json_file, write_json_file,
+    CliError, CliResult, JsonArg, RecordArg, ThreadsArg,
 };
 
 /// SameGame: bitplane engine, beam solver, clearability prover.
@@ -256,23 +258,15 @@ pub fn run(args: SameGameArgs) -> CliResult {
             }
         }
         Verb::Solve(a) => solve(a),
-        Verb::Show { record } => show(&record),
-        Verb::Replay { record, json } => {
-            let out = api::replay(&record_request(&record)?, Control::new())?;
-            if json.json {
-                return print_json(&out);
-            }
-            println!(
-                "ok: {} moves, {} points, {} tiles left{}",
-                out.moves,
-                out.score,
-                out.tiles_left,
-                if out.cleared { ", cleared" } else { "" }
-            );
+        Verb::Show { record } => {
+            print!("{}", api::show(&record_request(&record)?, Control::new())?);
             Ok(())
         }
+        Verb::Replay { record, json } => {
+            print_or_json(json.json, &api::replay(&record_request(&record)?, Control::new())?)
+        }
         Verb::Bench { suite, rounds, quick, set, json } => {
-            crate::samegame_bench::bench(suite, rounds.clamp(1, 101), quick, &set, json.json)
+            bench(suite, rounds.clamp(1, 101), quick, &set, json.json)
         }
         Verb::Prove { file, no_refutations, max_nodes, json } => {
             let req = api::ProveRequest {
@@ -280,35 +274,32 @@ pub fn run(args: SameGameArgs) -> CliResult {
                 refutations: !no_refutations,
                 max_nodes,
             };
-            crate::samegame_prove::prove(&req, json.json)
+            let out = api::prove_each(&req, Control::new(), &mut |p| {
+                if !json.json {
+                    print!("{p}");
+                }
+                Ok(())
+            })?;
+            if json.json {
+                print_json(&out.boards)?;
+            }
+            if out.undecided {
+                return Err(CliError::failed("some boards were not decided within --max-nodes"));
+            }
+            Ok(())
         }
     }
 }
 
 /// Reads a board file (text or BGF2; `-` for stdin) for the API, named as in its messages.
-pub(crate) fn read_board_file(path: &Path) -> CliResult<BoardFile> {
+fn read_board_file(path: &Path) -> CliResult<BoardFile> {
     if path == Path::new("-") {
         let mut data = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut data)
             .map_err(|e| CliError::input(format!("<stdin>: cannot read: {e}")))?;
         return Ok(BoardFile { name: "<stdin>".into(), data });
     }
-    let data = std::fs::read(path)
-        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
-    Ok(BoardFile { name: path.display().to_string(), data })
-}
-
-/// A progress bar that follows the API's progress reports.
-fn follow(bar: &indicatif::ProgressBar) -> impl Fn(Progress) + Sync + '_ {
-    move |p: Progress| {
-        if let Some(total) = p.total {
-            bar.set_length(total);
-        }
-        bar.set_position(p.done);
-        if !p.message.is_empty() {
-            bar.set_message(p.message);
-        }
-    }
+    Ok(BoardFile { name: path.display().to_string(), data: read_bytes(path)? })
 }
 
 fn solve(a: SolveArgs) -> CliResult {
@@ -358,52 +349,26 @@ fn solve(a: SolveArgs) -> CliResult {
     req.check_flags()?;
     req.file = a.file.as_deref().map(read_board_file).transpose()?;
     let bar = progress(1, "solving");
-    let on_progress = follow(&bar);
+    let on_progress = follow(&bar, "", false);
     let ctl = Control::new().with_progress(&on_progress);
     let json = a.json.json;
     let mut out = api::solve_each(&req, ctl, &mut |s, boards| {
         if let (Some(path), Some(rec)) = (&a.record.record, &s.record) {
-            write_json_file(path, rec).map_err(|e| api::Error::failed(e.message()))?;
+            write_json_file(path, rec)?;
         }
         if !json {
-            bar.suspend(|| {
-                println!(
-                    "board {}: score {} {} ({} moves, {} tiles left, {} nodes, {:.2} s)",
-                    s.board,
-                    s.score,
-                    if s.cleared { "cleared" } else { "not cleared" },
-                    s.moves.len(),
-                    s.tiles_left,
-                    s.nodes,
-                    s.seconds
-                );
-                if boards == 1 {
-                    println!("moves: {}", format_moves(&s.moves));
-                }
-            });
+            bar.suspend(|| print!("{}", s.text(boards == 1)));
         }
         Ok(())
     })?;
     bar.finish_and_clear();
-    if json {
-        // The record went to its file.
-        out.boards.iter_mut().for_each(|b| b.record = None);
-        print_json(&out)?;
-    } else if out.boards.len() > 1 {
-        println!(
-            "total: {} points, {}/{} cleared, {:.1} s",
-            out.total_score,
-            out.cleared,
-            out.boards.len(),
-            out.total_seconds
-        );
+    if !json {
+        print!("{}", out.total_text());
+        return Ok(());
     }
-    Ok(())
-}
-
-/// `(x,y) (x,y) ...`
-pub(crate) fn format_moves(moves: &[[u8; 2]]) -> String {
-    moves.iter().map(|[x, y]| format!("({x},{y})")).collect::<Vec<_>>().join(" ")
+    // The record went to its file.
+    out.boards.iter_mut().for_each(|b| b.record = None);
+    print_json(&out)
 }
 
 /// The record at `path` as a request of `show` or `replay`.
@@ -412,29 +377,39 @@ fn record_request(path: &Path) -> CliResult<api::ReplayRequest> {
     Ok(api::ReplayRequest { name: path.display().to_string(), record })
 }
 
-fn show(path: &Path) -> CliResult {
-    let out = api::show(&record_request(path)?, Control::new())?;
-    for (i, m) in out.steps.iter().enumerate() {
-        println!(
-            "move {}: ({}, {}) removes {} for {} points",
-            i + 1,
-            m.x,
-            m.y,
-            m.removed,
-            m.points
-        );
-        for row in &m.rows {
-            println!("  {row}");
+/// This process's CPU time (user + system) in seconds, from `/proc/self/stat` (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Runs the benchmark suites named in `suites` (the harness is `samegame::api::bench_each`;
+/// standard reads the standard set from `set`), printing each row as it comes.
+fn bench(suites: Vec<String>, rounds: usize, quick: bool, set: &Path, json: bool) -> CliResult {
+    let set = if suites.iter().any(|s| s == "standard") {
+        if !set.exists() {
+            return Err(CliError::input(format!(
+                "--suite standard needs the standard set: {} not found (give it with --set FILE)",
+                set.display()
+            )));
         }
-    }
-    println!(
-        "final ({} tiles left, {} points{}):",
-        out.tiles_left,
-        out.points,
-        if out.cleared { ", cleared" } else { "" }
-    );
-    for line in &out.last {
-        println!("  {line}");
+        Some(read_board_file(set)?)
+    } else {
+        None
+    };
+    let req = api::BenchRequest { suites, set, rounds, quick };
+    let out = api::bench_each(&req, Control::new(), &cpu_seconds, &mut |ev| {
+        if !json {
+            print!("{ev}");
+        }
+    })?;
+    if json {
+        print_json(&out)?;
     }
     Ok(())
 }

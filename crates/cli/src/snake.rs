@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use snake::api::{self, Control, Progress, Shard};
+use snake::api::{self, Control, Shard};
 
 use crate::common::{
-    print_json, progress, read_json_file, write_json_file, CliResult, JsonArg, RecordArg, SeedArg,
-    ThreadsArg,
+    follow, print_json, print_or_json, progress, read_json_file, write_json_file, CliResult,
+    JsonArg, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Snake: tournaments of the players, watch a game, play with a record, replay, bench.
@@ -177,78 +177,23 @@ pub fn run(args: SnakeArgs) -> CliResult {
 
 fn tournament(req: &api::TournamentRequest, threads: ThreadsArg, json: bool) -> CliResult {
     let bar = progress(0, "snake tournament");
-    let tick = |p: Progress| {
-        bar.set_length(p.total.unwrap_or(0));
-        bar.set_position(p.done);
-    };
+    let tick = follow(&bar, "", false);
     let report =
         threads.install(|| api::tournament(req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    if json {
-        return print_json(&report);
-    }
-    println!(
-        "snake tournament: {} games per player (games {}..{}) on {} from length {}, seed {}, \
-         stall limit {}",
-        report.games,
-        report.first,
-        report.first + report.games,
-        report.size,
-        report.start_len,
-        report.seed,
-        report.stall_limit
-    );
-    println!(
-        "{:<10} {:>7} {:>7} {:>7} {:>9} {:>5} {:>5} {:>10} {:>9} {:>12}",
-        "solver",
-        "games",
-        "wins",
-        "stalled",
-        "avg score",
-        "best",
-        "worst",
-        "avg moves",
-        "(95% CI)",
-        "ms per game"
-    );
-    for r in &report.rows {
-        println!(
-            "{:<10} {:>7} {:>7} {:>7} {:>9.2} {:>5} {:>5} {:>10.1} {:>9} {:>12.3}",
-            r.solver,
-            r.games,
-            r.wins,
-            r.stalled,
-            r.avg_score,
-            r.best,
-            r.worst,
-            r.avg_moves,
-            format!("±{:.1}", r.moves_ci95),
-            r.ms_per_game
-        );
-    }
-    println!("(every game replayed on the reference engine; all columns but time are the same for any --threads)");
-    Ok(())
+    print_or_json(json, &report)
 }
 
 fn watch(req: &api::WatchRequest, delay_ms: u64, record_path: Option<PathBuf>) -> CliResult {
     let delay = Duration::from_millis(delay_ms);
-    let (name, seed) = (req.player.as_str(), req.seed);
     let out = api::watch(req, Control::new(), &mut |g| {
         // Clear the screen and home the cursor, then draw.
-        print!("\x1b[2J\x1b[H");
-        println!(
-            "{name} on {}  seed {seed}  move {}  score {}  length {}",
-            g.config().size,
-            g.moves(),
-            g.score(),
-            g.board().len()
-        );
-        println!("{}", g.board());
+        print!("\x1b[2J\x1b[H{}", api::frame_text(&req.player, req.seed, g));
         if !delay.is_zero() {
             std::thread::sleep(delay);
         }
     })?;
-    println!("{:?}: score {} in {} moves (replayed)", out.status, out.score, out.moves);
+    print!("{out}");
     if let Some(path) = record_path {
         write_json_file(&path, &out.record)?;
     }
@@ -260,55 +205,19 @@ fn play(req: &api::PlayRequest, record_path: Option<PathBuf>, json: bool) -> Cli
     if let Some(path) = &record_path {
         write_json_file(path, &out.record)?;
     }
-    let report = out.report;
     if json {
-        return print_json(&report);
+        return print_json(&out.report);
     }
-    println!("{}\n", report.board);
-    println!(
-        "{} on {} seed {}: {} with score {} of {} in {} moves (replayed on the reference engine)",
-        report.player,
-        report.size,
-        report.seed,
-        report.status,
-        report.score,
-        out.max_score,
-        report.moves
-    );
+    print!("{out}");
     Ok(())
 }
 
 fn replay(file: &Path, json: bool) -> CliResult {
     let record = read_json_file(file)?;
     let req = api::ReplayRequest { record, name: file.display().to_string() };
-    let report = api::replay(&req, Control::new())?;
-    if json {
-        return print_json(&report);
-    }
-    println!(
-        "{}: ok, {} moves replayed, {} with score {}",
-        report.file, report.moves, report.status, report.score
-    );
-    Ok(())
+    print_or_json(json, &api::replay(&req, Control::new())?)
 }
 
 fn bench(rounds: u32, iters: u32, json: bool) -> CliResult {
-    let report = api::bench(&api::BenchRequest { rounds, iters }, Control::new())?;
-    if json {
-        return print_json(&report);
-    }
-    println!("snake bench: ns per search, median of {rounds} rounds, 10x10 boards");
-    println!(
-        "{:<40} {:>9} {:>9} {:>8} {:>10} {:>10}",
-        "board", "BFS ns", "A* ns", "BFS/A*", "BFS cells", "A* cells"
-    );
-    for l in &report.lines {
-        println!(
-            "{:<40} {:>9.1} {:>9.1} {:>8.2} {:>10.1} {:>10.1}",
-            l.board, l.bfs_ns, l.astar_ns, l.bfs_over_astar, l.bfs_expanded, l.astar_expanded
-        );
-    }
-    let sig = report.signature;
-    println!("signature (cells expanded, BFS / A*): {} / {}", sig.0, sig.1);
-    Ok(())
+    print_or_json(json, &api::bench(&api::BenchRequest { rounds, iters }, Control::new())?)
 }

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use tetris::api::{self, Control, Progress, Shard};
+use tetris::api::{self, Control, Shard};
 use tetris::{KickTable, Solver};
 
 use crate::common::{
-    print_json, progress, read_input, read_json_file, write_json_file, CliResult, JsonArg,
-    RecordArg, SeedArg, ThreadsArg,
+    follow, print_or_json, progress, read_input, read_json_file, write_json_file, CliResult,
+    JsonArg, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Tetris perfect clears: solve, sweep, bench, train, replay.
@@ -25,10 +25,11 @@ enum Verb {
     /// Find a perfect clear (first solution, smallest feasible height) and print it, verified.
     #[command(after_help = "Examples:\n  \
         bitarcade tetris pc --queue IOTLJSZIOTS\n  \
-        bitarcade tetris pc --queue TLJSZIOT --hold I --kicks srs --json\n  \
-        bitarcade tetris pc --queue IJLOSTZ --field field.txt --height 4\n  \
+        bitarcade tetris pc --queue TLJSZIOTS --hold I --kicks srs --json\n  \
+        printf 'X.........\\nX.........\\nXXX...X...\\nXXX..XXX..\\n' | \
+        bitarcade tetris pc --queue LJSZIOT --field - --height 4\n  \
         bitarcade tetris pc --queue IOTLJSZIOTSZLJOI --min-height 4\n  \
-        bitarcade tetris pc --queue LJSZIO --fumen 'v115@9gB8HeC8GeD8GeC8PeAgH' --record pc.json\n  \
+        bitarcade tetris pc --queue LJSZIOT --fumen 'v115@9gA8IeA8IeC8CeA8CeC8BeC8LeAgH' --record pc.json\n  \
         bitarcade tetris replay pc.json\n\n\
         Field text: rows top first, '.' empty, any other character filled, 10 per row.\n\
         Kick tables: none, srs, srs+ (with 180), srs-tetrio, or a file (see the tetris crate's kicks docs).")]
@@ -223,56 +224,13 @@ fn pc(a: PcArgs) -> CliResult {
     if let (Some(path), Some(rec)) = (&a.record.record, &out.record) {
         write_json_file(path, rec)?;
     }
-    let report = out.report;
-    if a.json.json {
-        return print_json(&report);
-    }
-    if !report.found {
-        println!(
-            "{}",
-            if report.aborted {
-                "no perfect clear found within the node limit"
-            } else {
-                "no perfect clear"
-            }
-        );
-        return Ok(());
-    }
-    println!(
-        "{}-line perfect clear ({} kicks, {} nodes, {:.3} ms), verified:",
-        report.height.unwrap_or(0),
-        report.kicks,
-        report.nodes,
-        report.millis
-    );
-    for (i, s) in report.steps.iter().enumerate() {
-        let cells: Vec<String> = s.cells.iter().map(|c| format!("({},{})", c[0], c[1])).collect();
-        println!(
-            "{:>2}. {} {} {}{}  keys: {}{}",
-            i + 1,
-            s.piece,
-            s.facing,
-            cells.join(" "),
-            if s.hold { "  [hold]" } else { "" },
-            if s.hold { "HOLD " } else { "" },
-            s.keys.as_deref().unwrap_or("(none from spawn with this kick table)")
-        );
-    }
-    if let Some(f) = &report.fumen {
-        println!("https://harddrop.com/fumen/?{f}");
-    }
-    Ok(())
+    print_or_json(a.json.json, &out.report)
 }
 
 fn replay(file: &Path, json: bool) -> CliResult {
     let record: api::PcRecord = read_json_file(file)?;
     let req = api::ReplayRequest { record, name: file.display().to_string() };
-    let out = api::replay(&req, Control::new())?;
-    if json {
-        return print_json(&out);
-    }
-    println!("ok: {} placements replay to an empty field ({}-line PC)", out.steps, out.height);
-    Ok(())
+    print_or_json(json, &api::replay(&req, Control::new())?)
 }
 
 fn sweep(a: SweepArgs) -> CliResult {
@@ -285,20 +243,10 @@ fn sweep(a: SweepArgs) -> CliResult {
         brute: a.brute,
     };
     let bar = progress(0, "sweep");
-    let tick = |p: Progress| {
-        bar.set_length(p.total.unwrap_or(0));
-        bar.set_position(p.done);
-    };
+    let tick = follow(&bar, "", false);
     let report = a.threads.install(|| api::sweep(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    if a.json.json {
-        return print_json(&report);
-    }
-    println!(
-        "{}-line sweep ({} kicks, shard {}): {} of {} canonical queues have a PC ({:.1} s)",
-        report.height, report.kicks, report.shard, report.solvable, report.items, report.seconds
-    );
-    Ok(())
+    print_or_json(a.json.json, &report)
 }
 
 fn bench(a: BenchArgs) -> CliResult {
@@ -314,25 +262,7 @@ fn bench(a: BenchArgs) -> CliResult {
         runs: a.runs,
         seed: a.seed.seed,
     };
-    let out = api::bench(&req, Control::new())?;
-    if a.json.json {
-        return print_json(&out);
-    }
-    let mg = &out.movegen;
-    println!(
-        "movegen on {} random zones: bitboard {:.3} us, per-cell reference {:.1} us per piece ({:.0}x)",
-        mg.fields, mg.fast_us, mg.reference_us, mg.ratio
-    );
-    for b in &out.results {
-        println!(
-            "{}-line ({} pieces, {} queues, {} kicks, seed {}): solved {}/{}; time mean {:.3} ms (CPU {}), median {:.3} ms, max {:.3} ms{}; nodes mean {:.0}, max {}; memory mean {:.1} KiB, max {:.1} KiB; signature {}",
-            b.lines, b.pieces, b.queues, out.kicks, out.seed, b.solved, b.queues, b.mean_ms,
-            b.cpu_mean_ms.map_or("n/a".to_string(), |c| format!("{c:.3} ms")), b.median_ms, b.max_ms,
-            if b.runs > 1 { format!(" (medians of {} runs)", b.runs) } else { String::new() },
-            b.mean_nodes, b.max_nodes, b.mean_memory_kib, b.max_memory_kib, b.signature
-        );
-    }
-    Ok(())
+    print_or_json(a.json.json, &api::bench(&req, Control::new())?)
 }
 
 fn train(a: TrainArgs) -> CliResult {
@@ -345,16 +275,8 @@ fn train(a: TrainArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let bar = progress(u64::from(a.generations), "train");
-    let tick = |p: Progress| bar.set_position(p.done);
+    let tick = follow(&bar, "", false);
     let out = a.threads.install(|| api::train(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    if a.json.json {
-        return print_json(&out);
-    }
-    println!(
-        "best weights {:?} (total nodes {} over {} training queues x 2)",
-        out.best_weights, out.best_cost_nodes, a.queues
-    );
-    println!("features: {}", tetris::solver::FEATURE_NAMES.join(", "));
-    Ok(())
+    print_or_json(a.json.json, &out)
 }

@@ -4,20 +4,19 @@
 //! The verbs themselves are `twenty48::api`'s; this file turns the flags into requests,
 //! reads and writes the files, and prints the responses.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 
-use bits::job::{Control, Progress, Shard};
+use bits::job::{Control, Shard};
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use twenty48::api::{self, Method, Named, SearchSpec, TrainEvent, TrainFiles, TuneGeneration};
+use twenty48::api::{self, Named, SearchSpec, TrainEvent, TrainFiles, TuneGeneration};
 use twenty48::{Board, GameRecord};
 
 use crate::common::{
-    coherence_path, print_json, progress, read_json_file, write_file_atomic, write_json_file,
-    CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
+    coherence_path, follow, print_json, print_or_json, progress, read_bytes, read_input,
+    read_json_file, write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod,
+    RecordArg, SeedArg, ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -243,15 +242,9 @@ impl SearchArgs {
     }
 }
 
-/// Reads a file's bytes; a read error is bad input naming the file.
-fn read_bytes(path: &Path) -> Result<Vec<u8>, bits::job::Error> {
-    std::fs::read(path)
-        .map_err(|e| bits::job::Error::input(format!("{}: cannot read: {e}", path.display())))
-}
-
 /// Reads a weight file of either version (a version-1 file is a one-stage network).
 fn read_network(path: &Path) -> CliResult<twenty48::multistage::MultiStage> {
-    Ok(api::load_network(&path.display().to_string(), &read_bytes(path)?)?)
+    api::load_network(&path.display().to_string(), &read_bytes(path)?)
 }
 
 /// Writes a network's files: the weights to `path`, the TC accumulators to `path.tc`.
@@ -329,39 +322,24 @@ struct TrainArgs {
     json: JsonArg,
 }
 
-/// `train`'s JSON: the weight file, then the API's report.
-#[derive(Serialize)]
-struct TrainReport<'a> {
-    out: String,
-    #[serde(flatten)]
-    report: &'a api::TrainResponse,
-}
-
 fn train(a: TrainArgs) -> CliResult {
-    let from =
-        a.from.as_ref().map(|p| Named { name: p.display().to_string(), data: read_bytes(p) });
+    let named = |p: &Path, why: &str| {
+        let data = read_bytes(p).map_err(|e| CliError::input(format!("{}{why}", e.message())));
+        Named { name: p.display().to_string(), data }
+    };
     let coherence = match (&a.from, a.method, a.stage) {
-        (Some(p), LearnMethod::Tc, 1) => {
-            let path = coherence_path(p);
-            let data = std::fs::read(&path).map_err(|e| {
-                bits::job::Error::input(format!(
-                    "{}: cannot read: {e} (--method tc continues from the weights and their \
-                     accumulators)",
-                    path.display()
-                ))
-            });
-            Some(Named { name: path.display().to_string(), data })
-        }
+        (Some(p), LearnMethod::Tc, 1) => Some(named(
+            &coherence_path(p),
+            " (--method tc continues from the weights and their accumulators)",
+        )),
         (Some(p), LearnMethod::Td, 1) if coherence_path(p).exists() => {
             Some(Named::new(coherence_path(p).display().to_string(), Vec::new()))
         }
         _ => None,
     };
-    let starts = a.starts.as_ref().map(|p| Named {
-        name: p.display().to_string(),
-        data: std::fs::read_to_string(p)
-            .map_err(|e| bits::job::Error::input(format!("{}: cannot read: {e}", p.display()))),
-    });
+    let starts =
+        a.starts.as_ref().map(|p| Named { name: p.display().to_string(), data: read_input(p) });
+    let from = a.from.as_ref().map(|p| named(p, ""));
     let req = api::TrainRequest {
         games: a.games,
         seed: a.seed,
@@ -369,83 +347,36 @@ fn train(a: TrainArgs) -> CliResult {
         checkpoint_every: a.checkpoint_every,
         stage: a.stage,
         tuples: a.tuples.clone(),
-        method: match a.method {
-            LearnMethod::Td => Method::Td,
-            LearnMethod::Tc => Method::Tc,
-        },
+        method: a.method.into(),
         init: a.init,
         report_every: a.report_every,
         max_seconds: a.max_seconds,
     };
-    let input = api::TrainInput { from, coherence, starts };
-    let mut events = |e: TrainEvent<'_>| -> Result<(), bits::job::Error> {
+    let mut events = |e: TrainEvent<'_>| -> Result<(), api::Error> {
         match e {
             TrainEvent::Note(note) => eprintln!("{note}"),
-            TrainEvent::Window(w) => eprintln!(
-                "games {:>9}  mean {:>8.0}  max {:>7}  2048 {:5.1}%  8192 {:5.1}%  16384 {:5.1}%  \
-                 32768 {:4.1}%  moves/game {:>6.0}  {:>6.1} games/s  {:.2e} moves/s",
-                w.games,
-                w.mean_score,
-                w.max_score,
-                100.0 * w.reach_2048,
-                100.0 * w.reach_8192,
-                100.0 * w.reach_16384,
-                100.0 * w.reach_32768,
-                w.mean_moves,
-                w.games_per_second,
-                w.moves_per_second
-            ),
+            TrainEvent::Window(w) => eprintln!("{w}"),
             TrainEvent::Checkpoint(c) => {
-                let keep = |e: CliError| bits::job::Error::failed(e.message());
-                write_files(&a.out, &c.files).map_err(keep)?;
+                write_files(&a.out, &c.files)?;
                 if a.keep_checkpoints {
-                    let path = PathBuf::from(format!("{}.{}", a.out.display(), c.games));
-                    write_files(&path, &c.files).map_err(keep)?;
+                    write_files(
+                        &PathBuf::from(format!("{}.{}", a.out.display(), c.games)),
+                        &c.files,
+                    )?;
                 }
                 eprintln!("checkpoint: {} games -> {}", c.games, a.out.display());
             }
         }
         Ok(())
     };
+    let input = api::TrainInput { from, coherence, starts };
     let r = api::train(&req, input, Control::new(), &mut events)?;
     write_files(&a.out, &r.files)?;
+    let out = a.out.display().to_string();
     if a.json.json {
-        return print_json(&TrainReport { out: a.out.display().to_string(), report: &r });
+        return print_json(&WithOut { out, report: &r });
     }
-    if r.stage == 1 {
-        println!("network      {} ({} weights)", r.shape, r.weights);
-        let rule = match r.method {
-            Method::Td => format!("td, alpha {}", r.alpha),
-            Method::Tc => format!("tc, beta {} (step at full coherence)", r.alpha),
-        };
-        let init_text = if r.init == 0.0 { String::new() } else { format!(", init {}", r.init) };
-        println!(
-            "training     {rule}{init_text}, seed {}, games {}..{}",
-            r.seed, r.first_game, r.games_total
-        );
-    } else {
-        println!("network      {} stages of {}", r.stages, r.shape);
-        println!(
-            "training     stage {}, seed {}, alpha {}, games {}..{}, starts {}",
-            r.stage,
-            r.seed,
-            r.alpha,
-            r.first_game,
-            r.games_total,
-            r.starts.as_deref().unwrap_or("")
-        );
-    }
-    println!(
-        "played       {} games, {} moves in {:.1} s{}",
-        r.games_played,
-        r.moves,
-        r.seconds,
-        if r.stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
-    );
-    if let Some(w) = r.curve.last() {
-        println!("last window  mean score {:.0} over {} games", w.mean_score, w.window);
-    }
-    println!("weights      {} (fingerprint {})", a.out.display(), r.fingerprint);
+    print!("{}", r.text(&out));
     Ok(())
 }
 
@@ -471,53 +402,30 @@ struct StartsArgs {
     json: JsonArg,
 }
 
-/// `starts`' JSON: the start file, then the API's report.
-#[derive(Serialize)]
-struct StartsReport<'a> {
-    out: String,
-    #[serde(flatten)]
-    report: &'a api::StartsResponse,
-}
-
-/// A progress callback that moves `bar` to the units done.
-fn bar_progress(bar: &indicatif::ProgressBar) -> impl Fn(Progress) + Sync + '_ {
-    move |p: Progress| bar.set_position(p.done)
-}
-
 fn starts(a: StartsArgs) -> CliResult {
-    let net = read_network(&a.ntuple)?;
     let req = api::StartsRequest {
         games: a.games,
         stage: a.stage,
         seed: a.seed.seed,
         ntuple: a.ntuple.display().to_string(),
-        network: Some(Arc::new(net)),
+        network: Some(Arc::new(read_network(&a.ntuple)?)),
     };
     let bar = progress(a.games, "2048 games");
-    let tick = bar_progress(&bar);
+    let tick = follow(&bar, "", false);
     let r = a.threads.install(|| api::starts(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    std::fs::write(&a.out, &r.text)
-        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", a.out.display())))?;
+    write_file_atomic(&a.out, r.text.as_bytes())?;
+    let out = a.out.display().to_string();
     if a.json.json {
-        return print_json(&StartsReport { out: a.out.display().to_string(), report: &r });
+        return print_json(&WithOut { out, report: &r });
     }
-    println!(
-        "{} of {} games reached stage {} ({:.2}%): {} ({:.1} s)",
-        r.starts,
-        r.games,
-        a.stage,
-        100.0 * r.rate,
-        a.out.display(),
-        r.seconds
-    );
+    print!("{}", r.text(&out));
     Ok(())
 }
 
 fn from_starts(a: FromStartsArgs) -> CliResult {
     let net = read_network(&a.ntuple)?;
-    let text = std::fs::read_to_string(&a.starts)
-        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", a.starts.display())))?;
+    let text = read_input(&a.starts)?;
     let name = a.starts.display().to_string();
     let req = api::FromStartsRequest {
         boards: api::load_starts(&name, &text)?,
@@ -527,19 +435,7 @@ fn from_starts(a: FromStartsArgs) -> CliResult {
         network: Some(Arc::new(net)),
     };
     let r = a.threads.install(|| api::from_starts(&req, Control::new()))??;
-    if a.json.json {
-        return print_json(&r);
-    }
-    println!(
-        "{} games from {} with {} ({} stage(s)), seed {}",
-        r.games, r.starts, r.ntuple, r.stages, r.seed
-    );
-    println!("average score from the start {:.0} ± {:.0}", r.average, r.average_ci95);
-    println!(
-        "32768 {}/{}  65536 {}/{}  moves {}  ({:.1} s)",
-        r.reach_32768.count, r.games, r.reach_65536.count, r.games, r.moves, r.seconds
-    );
-    Ok(())
+    print_or_json(a.json.json, &r)
 }
 
 #[derive(Args, Debug)]
@@ -700,71 +596,15 @@ fn play(a: PlayArgs) -> CliResult {
     };
     let bar = progress(req.game_count()?, "2048 games");
     // Games that run for minutes (nneonneo's depth rule spends ~30 minutes on a game to
-    // 32768) report every 1,000 moves: on a terminal in the bar's message, otherwise (a log
-    // file) as a line on stderr at most once a minute.
-    let terminal = std::io::stderr().is_terminal();
-    let start = Instant::now();
-    let last_line = Mutex::new(Instant::now());
-    let tick = |p: Progress| {
-        if p.message.is_empty() {
-            bar.set_position(p.done);
-        } else if terminal {
-            bar.set_message(p.message);
-        } else if let Ok(mut last) = last_line.lock() {
-            if last.elapsed().as_secs() >= 60 {
-                *last = Instant::now();
-                eprintln!("2048 {} ({:.0} s)", p.message, start.elapsed().as_secs_f64());
-            }
-        }
-    };
+    // 32768) report every 1,000 moves.
+    let tick = follow(&bar, "2048", false);
     let r = a.threads.install(|| api::play(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
     if let Some(path) = &a.record.record {
         let recs: Vec<&GameRecord> = r.games.iter().filter_map(|g| g.record.as_ref()).collect();
-        if recs.len() == 1 {
-            write_json_file(path, recs[0])?;
-        } else {
-            write_json_file(path, &recs)?;
-        }
+        write_records(path, &recs)?;
     }
-    if a.json.json {
-        return print_json(&r);
-    }
-    let s = &r.summary;
-    println!("setting            {}", r.setting);
-    match &r.seeds {
-        Some(range) => println!(
-            "games              {} (one per master seed {range}, {} threads)",
-            s.games, r.threads
-        ),
-        None => {
-            println!("games              {} (seed {}, {} threads)", s.games, r.seed, r.threads)
-        }
-    }
-    println!("average score      {:.0} ± {:.0} (95%)", s.average, s.average_ci95);
-    println!("median score       {:.0}", s.median);
-    println!("best score         {} (best tile {})", s.best, s.best_tile);
-    for t in &s.reach {
-        println!(
-            "reached {:<6}     {:>4}/{}  {:5.1}%  95% CI [{:.1}, {:.1}]",
-            t.tile,
-            t.count,
-            s.games,
-            100.0 * t.rate,
-            100.0 * t.low,
-            100.0 * t.high
-        );
-    }
-    println!(
-        "game moves/s       {:.1} in all, {:.1} per thread ({} moves in {:.1} s)",
-        r.game_moves_per_second, r.game_moves_per_second_per_thread, s.moves, r.seconds
-    );
-    println!("search nodes/s     {:.3e} (move-generator calls)", r.search_nodes_per_second);
-    println!(
-        "nodes per move     {:.0} (move-generator calls per game move)",
-        s.nodes as f64 / s.moves.max(1) as f64
-    );
-    Ok(())
+    print_or_json(a.json.json, &r)
 }
 
 fn bench(a: BenchArgs) -> CliResult {
@@ -777,93 +617,8 @@ fn bench(a: BenchArgs) -> CliResult {
         seed: a.seed.seed,
     };
     let r = api::bench(&req, Control::new())?;
-    if a.json.json {
-        print_json(&r)?;
-    } else {
-        let (f, x) = (&r.fast, &r.reference);
-        println!("{:<40} {:>14} {:>14} {:>9}", "", "table engine", "reference", "speedup");
-        println!(
-            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
-            "one move per call, ns (Board::shift)",
-            f.move_ns_per_call,
-            x.move_ns_per_call,
-            r.move_speedup
-        );
-        println!(
-            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
-            "four moves per call, ns per move (search)",
-            f.four_moves_ns_per_move,
-            x.four_moves_ns_per_move,
-            r.four_moves_speedup
-        );
-        println!(
-            "{:<40} {:>14.2} {:>14} {:>8}",
-            "one move per call, up/down by transpose",
-            f.transpose_move_ns_per_call,
-            "",
-            format!("{:.2}x", r.column_over_transpose)
-        );
-        println!(
-            "{:<40} {:>14.2} {:>14.2} {:>8.1}x",
-            "  with the score (play path)",
-            f.scored_move_ns_per_call,
-            x.move_ns_per_call,
-            x.move_ns_per_call / f.scored_move_ns_per_call
-        );
-        println!(
-            "{:<40} {:>14.0} {:>14.0} {:>8.1}x",
-            "random games per second, one thread",
-            f.random_games_per_second_per_thread,
-            x.random_games_per_second_per_thread,
-            r.random_games_speedup
-        );
-        println!(
-            "{:<40} {:>14.3e} {:>14.3e} {:>8.1}x",
-            "search nodes per second (depth 3)",
-            f.search_nodes_per_second,
-            x.search_nodes_per_second,
-            r.search_speedup
-        );
-        if r.late_positions > 0 {
-            println!(
-                "{:<40} {:>14.3e} {:>14.3e} {:>8.2}x",
-                "nneonneo rule: incremental vs prefetch",
-                r.late_nodes_per_second_shipped,
-                r.late_nodes_per_second_prefetch,
-                r.incremental_speedup
-            );
-            println!(
-                "{:<40} {:>14.3e} {:>14.3e} {:>8.2}x",
-                "nneonneo depth rule: prefetch vs none",
-                r.late_nodes_per_second_prefetch,
-                r.late_nodes_per_second_plain,
-                r.prefetch_speedup
-            );
-        }
-        println!(
-            "(medians of {} rounds; {} boards x 4 moves; {} / {} random games; {} search \
-             positions; {} late positions; seed {}; engines agree: {}; incremental and \
-             prefetch change nothing: {})",
-            r.repeats,
-            r.boards,
-            r.random_games_fast,
-            r.random_games_reference,
-            r.search_positions,
-            r.late_positions,
-            r.seed,
-            r.engines_agree,
-            r.variants_agree
-        );
-    }
-    if !r.engines_agree {
-        return Err(CliError::failed("the table engine and the reference engine disagree"));
-    }
-    if !r.variants_agree {
-        return Err(CliError::failed(
-            "the search with incremental spawns or the table prefetch chose differently",
-        ));
-    }
-    Ok(())
+    print_or_json(a.json.json, &r)?;
+    r.verdict()
 }
 
 fn tune(a: TuneArgs) -> CliResult {
@@ -888,39 +643,15 @@ fn tune(a: TuneArgs) -> CliResult {
     };
     let json = a.json.json;
     let r = a.threads.install(|| {
-        let mut each = |g: TuneGeneration<'_>| match g {
-            TuneGeneration::Plus(g) if !json => {
-                let best = g.child_scores.iter().copied().fold(f64::MIN, f64::max);
-                eprintln!(
-                    "generation {:>3}: parent {:>9.0}, best child {:>9.0}{}",
-                    g.generation,
-                    g.parent_score,
-                    best,
-                    if g.improved { "  (replaced)" } else { "" }
-                );
-            }
-            TuneGeneration::Plus(_) => {}
-            TuneGeneration::Gradient(g) => {
-                // Progress on stderr in both modes: a gradient run is long.
-                let text = serde_json::to_string(&g.params).unwrap_or_default();
-                eprintln!(
-                    "generation {:>3}: mean {:>9.0}, gradient {:?}, params {text}",
-                    g.generation,
-                    g.mean_score,
-                    g.gradient.map(|x| (x * 1000.0).round() / 1000.0),
-                );
+        // A gradient run is long: its generations go to stderr in both modes.
+        let mut each = |g: TuneGeneration<'_>| {
+            if !json || matches!(g, TuneGeneration::Gradient(_)) {
+                eprintln!("{}", g.text());
             }
         };
         api::tune(&req, Control::new(), &mut each)
     })??;
-    if json {
-        print_json(&r)
-    } else {
-        let text = serde_json::to_string(&r.params)
-            .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
-        println!("params {text}");
-        Ok(())
-    }
+    print_or_json(json, &r)
 }
 
 #[derive(serde::Deserialize)]
@@ -936,39 +667,12 @@ fn replay(file: PathBuf, boards: Option<api::BoardsSpec>, json: bool) -> CliResu
         Records::Many(v) => v,
     };
     let req = api::ReplayRequest { name: file.display().to_string(), records, boards };
-    let r = api::replay(&req, Control::new())?;
-    if json {
-        print_json(&r)
-    } else if boards.is_some() {
-        for b in &r.boards {
-            println!("{}\t{}\t{}", b.index, b.board, b.dir);
-        }
-        Ok(())
-    } else {
-        for (i, (s, t)) in r.scores.iter().zip(&r.max_tiles).enumerate() {
-            println!("record {i}: ok, score {s}, max tile {t}");
-        }
-        println!("{} record(s), {} moves: all replay", r.records, r.moves);
-        Ok(())
-    }
+    print_or_json(json, &api::replay(&req, Control::new())?)
 }
 
 fn best(board: String, search: &SearchArgs, json: bool) -> CliResult {
     // A bad board is reported before the search options' files are read.
     board.parse::<Board>().map_err(|e| CliError::input(format!("board {board:?}: {e}")))?;
     let req = api::BestRequest { board, search: search.spec()? };
-    let r = api::best(&req, Control::new())?;
-    if json {
-        return print_json(&r);
-    }
-    let b: Board = r.board.parse().map_err(|e| CliError::failed(format!("{e}")))?;
-    println!("{b:#}");
-    match r.choice {
-        Some(c) => println!(
-            "best move {} (value {:.0}, depth {}, {} nodes)",
-            c.dir, c.value, c.depth, r.nodes
-        ),
-        None => println!("no legal move: the game is over"),
-    }
-    Ok(())
+    print_or_json(json, &api::best(&req, Control::new())?)
 }

@@ -344,3 +344,33 @@ fn frozen_sweep_counts_and_bench_signature() {
     assert_eq!(b["results"][0]["max_nodes"], 519);
     assert_eq!(b["threads"], 1);
 }
+
+/// Every example of `tetris pc --help` runs (in order, in a scratch folder, so `--record
+/// pc.json` is there for `replay pc.json`) and finds its perfect clear.
+#[test]
+fn pc_help_examples_work() {
+    let help = stdout(&["tetris", "pc", "--help"]);
+    let examples: Vec<&str> = help
+        .split("Examples:\n")
+        .nth(1)
+        .expect("an Examples section")
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    assert!(examples.len() >= 5, "{help}");
+    let dir = tmp("help-examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = env!("CARGO_BIN_EXE_bitarcade");
+    for example in examples {
+        let line = example.replace("bitarcade ", &format!("{exe} "));
+        let out = Command::new("sh").arg("-c").arg(&line).current_dir(&dir).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{example}: {}", String::from_utf8_lossy(&out.stderr));
+        let solved = text.contains("-line perfect clear (")
+            || text.contains("\"found\": true")
+            || text.starts_with("ok: ");
+        assert!(solved, "{example}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

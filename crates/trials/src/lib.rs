@@ -6,6 +6,7 @@ pub mod paired;
 pub mod rate;
 pub mod rows;
 pub mod sample;
+pub mod text;
 
 pub use paired::{mcnemar, sign_test, McNemar, Paired};
 pub use rate::{fisher_exact, wilson, wilson_z, Rate};

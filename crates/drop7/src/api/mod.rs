@@ -17,6 +17,8 @@
 //!   [`Abort::EVERY`](crate::search::Abort::EVERY) moves inside a search, so even one deep
 //!   decision stops within milliseconds; a stopped verb returns [`Error::Aborted`]) and the
 //!   progress callback.
+//! - Every response prints as the CLI prints it: `Display` (or a `text` method where the
+//!   text names an output file the caller chose).
 //!
 //! ```
 //! use drop7::api::{decide, Control, DecideRequest};
@@ -34,6 +36,7 @@ mod bench;
 mod fit;
 mod play;
 mod stats;
+mod text;
 mod train;
 mod tune;
 
@@ -51,7 +54,7 @@ pub use play::{
 };
 pub use stats::Summary;
 pub use train::{train, Method, TrainCheckpoint, TrainRequest, TrainResponse, TrainWindow};
-pub use tune::{ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
+pub use tune::{parse_start, ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
 
 use crate::search::ntuple::{self, NTuple, NTupleEval, NTupleMean};
 use crate::search::{

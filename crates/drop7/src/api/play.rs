@@ -116,6 +116,9 @@ pub struct PlayResponse {
     pub records: Vec<GameRecord>,
     /// The depth rule the games followed (for the summary line).
     pub rule: DepthRule,
+    /// The mode as the request named it (for the summary line; not serialised).
+    #[serde(skip)]
+    pub mode: String,
 }
 
 /// A played game, its verified record and the CPU seconds it took (when known).
@@ -369,7 +372,7 @@ pub fn play(req: &PlayRequest, ctl: Control<'_>) -> Result<PlayResponse, Error> 
         results: games.iter().map(|g| GameRow { result: g.0.clone(), cpu_seconds: g.2 }).collect(),
     };
     let records = games.into_iter().map(|g| g.1).collect();
-    Ok(PlayResponse { report, records, rule })
+    Ok(PlayResponse { report, records, rule, mode: req.search.mode.clone() })
 }
 
 // ---------------------------------------------------------------------------------------

@@ -68,6 +68,9 @@ pub struct TuneStep {
 /// What `tune` found.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TuneResponse {
+    /// The starting weights (not serialised: the request's).
+    #[serde(skip)]
+    pub start: [f64; 7],
     /// The starting weights' mean.
     pub start_mean: f64,
     /// Every candidate, in the order played.
@@ -82,6 +85,15 @@ pub struct TuneResponse {
 /// so that the `ready:` text a user copies plays exactly the weights that were measured).
 fn round6(x: f64) -> f64 {
     format!("{x:.5e}").parse().unwrap_or(x)
+}
+
+/// Seven `ready` weights from `W1,..,W7` (`--start`); a bad list is an input error naming
+/// the flag.
+pub fn parse_start(text: &str) -> Result<[f64; 7], Error> {
+    let bad = || Error::input(format!("--start {text:?}: expected seven numbers W1,..,W7"));
+    let parts: Vec<f64> =
+        text.split(',').map(|x| x.trim().parse()).collect::<Result<_, _>>().map_err(|_| bad())?;
+    parts.try_into().map_err(|_| bad())
 }
 
 /// The evaluator text of weights `w`: `ready:W1,...,W7`.
@@ -145,7 +157,7 @@ pub fn tune(req: &TuneRequest, ctl: Control<'_>) -> Result<TuneResponse, Error> 
             }
         }
     }
-    Ok(TuneResponse { start_mean, steps, best: w, best_mean: best })
+    Ok(TuneResponse { start: req.start, start_mean, steps, best: w, best_mean: best })
 }
 
 #[cfg(test)]

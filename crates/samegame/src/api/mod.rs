@@ -13,7 +13,8 @@
 //!
 //! The API reads no file and prints nothing: the caller passes board files in as bytes
 //! ([`BoardFile`]) and game records as parsed [`Record`]s, and writes what the response
-//! holds. Error messages are the CLI's, flag names included.
+//! holds. Error messages are the CLI's, flag names included. Every response prints as the
+//! CLI prints it (`Display`).
 //!
 //! Every answer a solver gives is replayed through the checked engine
 //! ([`trace::verify`]) before it is returned.
@@ -43,6 +44,7 @@ use crate::Rules;
 mod bench;
 mod prove;
 mod solve;
+mod text;
 
 pub use bench::{
     bench, bench_each, BenchEvent, BenchRequest, BenchResponse, ClearRow, EngineRow, GameRow,
@@ -53,6 +55,7 @@ pub use prove::{prove, prove_each, Proof, ProveRequest, ProveResponse};
 pub use solve::{
     solve, solve_each, Search, SolveEval, SolveGoal, SolveRequest, SolveResponse, Solved,
 };
+pub use text::format_moves;
 
 /// A board file as the caller read it: a name for messages (a path, or `<stdin>`) and its
 /// bytes, either the text form (rows top first, digits `0`-`7`, `.` empty, blank lines

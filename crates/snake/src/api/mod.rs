@@ -7,7 +7,7 @@
 //! or an [`Error`] whose message is the CLI's. The API reads no files and prints nothing: games
 //! come back as [`Record`](crate::Record)s, and [`watch`] hands each frame to the caller's callback.
 //! [`tournament`] runs on the caller's rayon pool; its answer (times aside) is the same for any
-//! number of threads.
+//! number of threads. Every response prints as the CLI prints it (`Display`).
 //!
 //! ```
 //! use snake::api::{play, replay, Control, PlayRequest, ReplayRequest, Setup};
@@ -26,12 +26,14 @@
 
 mod bench;
 mod play;
+mod text;
 mod tournament;
 
 pub use bench::{bench, BenchLine, BenchRequest, BenchResponse};
 pub use bits::job::{Control, Error, Progress, Shard};
 pub use play::{play, replay, watch, PlayReport, PlayRequest, PlayResponse, ReplayRequest};
 pub use play::{ReplayResponse, WatchRequest, WatchResponse};
+pub use text::frame_text;
 pub use tournament::{tournament, Row, TournamentRequest, TournamentResponse};
 
 use serde::{Deserialize, Serialize};

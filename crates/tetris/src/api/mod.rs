@@ -9,7 +9,8 @@
 //! kick table file's text comes in as [`PcSolveRequest::kick_table`] (and the same field of the
 //! other requests), and the solution record goes out in [`PcSolveResponse::record`]. Verbs
 //! that run in parallel ([`sweep`], [`train`]) use the caller's rayon pool; their answers are
-//! the same for any number of threads.
+//! the same for any number of threads. Every response prints as the CLI prints it
+//! (`Display`).
 //!
 //! ```
 //! use tetris::api::{pc, replay, Control, PcSolveRequest, ReplayRequest};
@@ -26,6 +27,7 @@
 mod bench;
 mod pc;
 mod sweep;
+mod text;
 mod train;
 
 pub use bench::{bench, BenchLine, BenchRequest, BenchResponse, MovegenRatio};

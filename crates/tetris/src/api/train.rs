@@ -55,6 +55,9 @@ pub struct TrainGeneration {
 /// The answer to a [`TrainRequest`] (fields in the order `train --json` prints them).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TrainResponse {
+    /// Training queues per line count (the request's; not serialised).
+    #[serde(skip)]
+    pub queues: u64,
     /// Total nodes of the best weights over the training queues.
     pub best_cost_nodes: u64,
     /// The best weights (in the order of `solver::FEATURE_NAMES`).
@@ -144,5 +147,5 @@ pub fn train(req: &TrainRequest, ctl: Control) -> Result<TrainResponse, Error> {
         log.push(TrainGeneration { generation: g + 1, cost: best_cost, weights: best.0, sigma });
         ctl.report(Progress::new(u64::from(g) + 1, Some(u64::from(req.generations))));
     }
-    Ok(TrainResponse { best_cost_nodes: best_cost, best_weights: best.0, log })
+    Ok(TrainResponse { queues: req.queues, best_cost_nodes: best_cost, best_weights: best.0, log })
 }

@@ -31,6 +31,7 @@
 
 mod report;
 mod run;
+mod text;
 
 use std::fmt;
 use std::str::FromStr;
@@ -224,6 +225,26 @@ fn cpu(name: &str, line: usize, cell: &str) -> Result<Option<f64>, Error> {
 }
 
 impl RowFile {
+    /// These rows, then the rows of `more` (from the report `name`): rows of one game at a
+    /// time, else an input error naming `name`.
+    pub fn then(self, more: RowFile, name: &str) -> Result<RowFile, Error> {
+        match (self, more) {
+            (RowFile::Drop7(mut x), RowFile::Drop7(y)) => {
+                x.extend(y);
+                Ok(RowFile::Drop7(x))
+            }
+            (RowFile::Twenty48(mut x), RowFile::Twenty48(y)) => {
+                x.extend(y);
+                Ok(RowFile::Twenty48(x))
+            }
+            (x, y) => Err(Error::input(format!(
+                "{name}: a {} report after {} ones: rows of one game at a time",
+                y.game(),
+                x.game()
+            ))),
+        }
+    }
+
     /// Parses a row file. `name` is used in error messages (`name:line: ...`); `game` forces
     /// the columns, else they are detected from the header or the first row's cell count.
     pub fn parse(name: &str, text: &str, game: Option<Game>) -> Result<RowFile, Error> {

@@ -10,6 +10,9 @@
 //! holds (the game records in [`crate::batch::GameResult::record`], a trained network's
 //! bytes in [`TrainResponse::files`]); training checkpoints go through a callback.
 //!
+//! Every response prints as the CLI prints it: `Display` (or a `text` method where the text
+//! names an output file the caller chose), see the `text` module.
+//!
 //! [`Control`] carries the caller's abort flag and progress callback. The game loops check
 //! the flag every move and the expectimax search every [`crate::search::expectimax::POLL_NODES`]
 //! nodes, so even one move under a budget of millions of nodes stops within milliseconds;
@@ -48,6 +51,7 @@ mod bench;
 pub mod live;
 mod play;
 mod replay;
+mod text;
 mod train;
 mod tune;
 

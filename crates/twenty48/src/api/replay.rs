@@ -64,6 +64,9 @@ pub struct ReplayResponse {
     /// The boards asked for, record by record.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boards: Vec<BoardLine>,
+    /// Whether the request asked for the boards (the text then lists them; not serialised).
+    #[serde(skip)]
+    pub listed: bool,
 }
 
 /// Replays every record: every move legal, every spawn legal and, with a seed, the seeded
@@ -78,6 +81,7 @@ pub fn replay(req: &ReplayRequest, ctl: Control) -> Result<ReplayResponse, Error
         max_tiles: vec![],
         ok: true,
         boards: vec![],
+        listed: req.boards.is_some(),
     };
     if req.boards.is_some_and(|b| b.step == 0) {
         return Err(Error::input("--step must be at least 1"));

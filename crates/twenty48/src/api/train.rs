@@ -580,6 +580,9 @@ pub struct StartsResponse {
     pub rate: f64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// The stage whose first afterstates were collected (not serialised).
+    #[serde(skip)]
+    pub stage: u8,
     /// The boards, in game order (not serialised).
     #[serde(skip)]
     pub boards: Vec<Board>,
@@ -625,6 +628,7 @@ pub fn starts(req: &StartsRequest, ctl: Control) -> Result<StartsResponse, Error
         starts: boards.len() as u64,
         rate: boards.len() as f64 / req.games as f64,
         seconds: start.elapsed().as_secs_f64(),
+        stage: req.stage,
         text: multistage::format_starts(&comment, &boards),
         boards,
     })
