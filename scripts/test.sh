@@ -9,7 +9,8 @@ echo "== cargo test --workspace"
 cargo test --workspace
 
 echo "== the web arcade in Chromium"
-cargo build -p bitarcade # the binary the suite serves (already built by the tests above)
+# The binary the suite serves: `cargo test --workspace` has just built it for the CLI tests.
+[ -x target/debug/bitarcade ] || cargo build -p bitarcade
 if ! command -v chromium >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
