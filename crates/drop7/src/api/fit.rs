@@ -217,27 +217,13 @@ pub fn fit(req: &FitRequest, ctl: Control<'_>) -> Result<FitResponse, Error> {
     if o.budget.is_some() {
         return Err(Error::input("--budget is for play, ab and decide, not fit: use --depth"));
     }
-    let rules = o.rules()?;
+    o.rules()?;
     let table = TableChoice::parse(&o.table)?;
     o.check()?;
     if !(1..=5).contains(&req.rollout_depth) {
         return Err(Error::input(format!("--rollout-depth {}: expected 1..=5", req.rollout_depth)));
     }
-    let spec = BatchSpec {
-        rules,
-        chance: o.chance(),
-        seed: req.seed,
-        first: 0,
-        games: req.games,
-        depth: DepthRule::Fixed(o.depth),
-        max_moves: req.max_moves,
-        record: false,
-        death: o.death,
-        reveal_samples: 1,
-        reveal_by_depth: o.reveal_by_depth()?,
-        paired_reveals: o.reveals == "paired",
-        chance_schedule: o.chance_schedule()?,
-    };
+    let spec = o.batch(req.seed, 0, req.games, DepthRule::Fixed(o.depth), req.max_moves, false)?;
     let start = Instant::now();
     let rollouts = (req.rollouts > 0).then_some((req.rollouts, req.rollout_depth, req.horizon));
     let harvest = dispatch(&eval, table, o.table_bits, HarvestJob { spec, rollouts, ctl });

@@ -322,6 +322,35 @@ impl SearchOptions {
         Ok(Some(out))
     }
 
+    /// The batch these options play: `games` games from index `first` (each with the seed it
+    /// has in the whole batch of `seed`), searched by `depth`, each stopped after `max_moves`;
+    /// `record` keeps every game's record. Checks the reveal and strata options.
+    fn batch(
+        &self,
+        seed: u64,
+        first: u64,
+        games: u64,
+        depth: DepthRule,
+        max_moves: u32,
+        record: bool,
+    ) -> Result<crate::search::BatchSpec, Error> {
+        Ok(crate::search::BatchSpec {
+            rules: self.rules()?,
+            chance: self.chance(),
+            seed,
+            first,
+            games,
+            depth,
+            max_moves,
+            record,
+            death: self.death,
+            reveal_samples: 1,
+            reveal_by_depth: self.reveal_by_depth()?,
+            paired_reveals: self.reveals == "paired",
+            chance_schedule: self.chance_schedule()?,
+        })
+    }
+
     fn chance(&self) -> ChanceModel {
         if self.strata == 0 {
             ChanceModel::Exact

@@ -188,27 +188,13 @@ fn run_batch(
     max_moves: u32,
     ctl: Control<'_>,
 ) -> Result<(Vec<PlayedGame>, f64), Error> {
-    let rules = o.rules()?;
+    o.rules()?;
     let table = TableChoice::parse(&o.table)?;
     if !o.death.is_finite() {
         return Err(Error::input("--death must be a finite number"));
     }
     o.check()?;
-    let spec = BatchSpec {
-        rules,
-        chance: o.chance(),
-        seed,
-        first,
-        games,
-        depth: o.rule()?,
-        max_moves,
-        record: true,
-        death: o.death,
-        reveal_samples: 1,
-        reveal_by_depth: o.reveal_by_depth()?,
-        paired_reveals: o.reveals == "paired",
-        chance_schedule: o.chance_schedule()?,
-    };
+    let spec = o.batch(seed, first, games, o.rule()?, max_moves, true)?;
     let start = Instant::now();
     let out = dispatch(eval, table, o.table_bits, BatchJob { spec, ctl });
     let secs = start.elapsed().as_secs_f64();
