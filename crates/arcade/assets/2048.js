@@ -110,13 +110,11 @@ export async function mount(root, params) {
     bBack.disabled = st.k === 0;
     bFwd.disabled = st.k >= st.moves.length;
     bPlay.textContent = st.timer ? 'Pause' : 'Play';
-    const at = st.k < st.moves.length ? `&k=${st.k}` : '';
     const params = st.spawn !== null ? { spawn: st.spawn, moves: st.moves } : { seed: st.seed, moves: st.moves };
-    if (at) params.k = st.k;
+    if (st.k < st.moves.length) params.k = st.k;
     setParams('2048', params);
     share.href = location.href;
     share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
-    void at;
   }
 
   function showStatus() {
@@ -174,7 +172,13 @@ export async function mount(root, params) {
       return;
     }
     st.k = k;
-    load(k);
+    return load(k);
+  }
+
+  // Shows move `k`, having learnt first how the whole game stands (its status and legal moves).
+  async function showAt(k) {
+    await load(st.moves.length);
+    if (k !== st.moves.length) await goto(k);
   }
 
   async function move(dir) {
@@ -239,8 +243,7 @@ export async function mount(root, params) {
       src.close();
       st.auto = null;
       autoState.textContent = text;
-      goto(follow.checked ? st.moves.length : st.k);
-      if (!follow.checked) load(st.moves.length).then(() => goto(st.k));
+      showAt(follow.checked ? st.moves.length : st.k);
     };
     src.addEventListener('done', (e) => {
       const r = JSON.parse(e.data);
@@ -295,8 +298,7 @@ export async function mount(root, params) {
       st.frames = f.frames.map((s) => ({ tiles: s.tiles, score: s.score, board: s.board }));
       st.k = 0;
       hintBox.replaceChildren();
-      await load(st.moves.length);
-      goto(0);
+      await showAt(0);
       autoState.textContent = `loaded a record of ${f.moves.length} moves, score ${f.score.toLocaleString('en-US')}`;
       showError('');
     } catch (e) {
@@ -346,13 +348,7 @@ export async function mount(root, params) {
   slider.addEventListener('input', () => { const k = Number(slider.value); pause(); goto(k); });
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(Number(seedIn.value)); });
 
-  await load(st.k);
-  if (st.k !== st.moves.length) {
-    // Learn how the whole game stands, then come back to the linked move.
-    const k = st.k;
-    await load(st.moves.length);
-    goto(k);
-  }
+  await showAt(st.k);
   grid.focus();
   return () => {
     stopAuto();

@@ -100,17 +100,18 @@ pub fn game_seed(seed: u64) -> u64 {
     bits::rng::sub_seed(seed, 0)
 }
 
-/// Replays `moves` from the game of `seed`; a bad letter or an illegal move is an input error
-/// naming the move.
-pub fn position(req: &PositionRequest, ctl: Control) -> Result<PositionResponse, Error> {
+/// The game of `req` after its moves, calling `each` on the start and after every move; a bad
+/// letter or an illegal move is an input error naming the move.
+fn game_after(
+    req: &PositionRequest,
+    ctl: Control,
+    mut each: impl FnMut(&Game),
+) -> Result<Game, Error> {
     if req.moves.len() > MAX_MOVES {
         return Err(Error::input(format!("moves: {} moves, at most {MAX_MOVES}", req.moves.len())));
     }
     let mut g = Game::new(req.game_seed());
-    let mut snapshots = Vec::new();
-    if req.snapshots {
-        snapshots.push(Snapshot::of(g.board(), g.score()));
-    }
+    each(&g);
     for (i, ch) in req.moves.chars().enumerate() {
         if i % 4096 == 4095 {
             ctl.check()?;
@@ -132,10 +133,20 @@ pub fn position(req: &PositionRequest, ctl: Control) -> Result<PositionResponse,
                 )))
             }
         }
+        each(&g);
+    }
+    Ok(g)
+}
+
+/// Replays `moves` from the game of `seed`; a bad letter or an illegal move is an input error
+/// naming the move.
+pub fn position(req: &PositionRequest, ctl: Control) -> Result<PositionResponse, Error> {
+    let mut snapshots = Vec::new();
+    let g = game_after(req, ctl, |g| {
         if req.snapshots {
             snapshots.push(Snapshot::of(g.board(), g.score()));
         }
-    }
+    })?;
     let board = g.board();
     let legal = if g.status() == Status::Playing {
         Dir::ALL
@@ -257,13 +268,7 @@ pub fn auto(req: &AutoRequest, ctl: Control) -> Result<AutoResponse, Error> {
         return Err(Error::input("auto plays with the row heuristic, not a network"));
     }
     let cfg = req.search.config()?;
-    let start =
-        position(&PositionRequest { snapshots: false, record: false, ..req.from.clone() }, ctl)?;
-    let mut g = Game::new(req.from.game_seed());
-    for ch in start.moves.chars() {
-        let dir = Dir::from_letter(ch).ok_or_else(|| Error::failed("position move"))?;
-        let _ = g.play(dir);
-    }
+    let mut g = game_after(&req.from, ctl, |_| {})?;
     let h =
         crate::search::Heuristic::new(req.search.params.unwrap_or(crate::search::Params::SHIPPED));
     let mut s = crate::search::Searcher::with_evaluator(&h, cfg).with_abort(ctl.abort_flag());
