@@ -1,7 +1,13 @@
 // The arcade shell: routing by the URL hash, the JSON calls, errors, and the pool badge.
 // Each game is a module with `mount(root, params)` that returns an `unmount()`.
 
-const GAMES = { '2048': '/assets/2048.js' };
+const GAMES = { '2048': '/assets/2048.js', snake: '/assets/snake.js' };
+
+/** `body` as JSON, with seeds held as decimal strings (past 2^53 a browser's numbers lose
+ * digits) written as the exact numbers the server reads. */
+export function exact(body) {
+  return JSON.stringify(body).replace(/"(spawn_seed|seed)":"(\d+)"/g, '"$1":$2');
+}
 
 /** POSTs `body` as JSON to `path`; a non-2xx answer throws its one-line message. */
 export async function post(path, body, signal) {
@@ -9,7 +15,7 @@ export async function post(path, body, signal) {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     // Seeds past 2^53 travel as decimal strings in the page and as exact numbers on the wire.
-    body: typeof body === 'string' ? body : JSON.stringify(body).replace(/"spawn_seed":"(\d+)"/g, '"spawn_seed":$1'),
+    body: typeof body === 'string' ? body : exact(body),
     signal,
   });
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
@@ -22,7 +28,7 @@ export async function postText(path, body) {
   const res = await fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body).replace(/"spawn_seed":"(\d+)"/g, '"spawn_seed":$1'),
+    body: exact(body),
   });
   const text = await res.text();
   if (!res.ok) throw new Error((() => { try { return JSON.parse(text).error; } catch (_) { return text; } })());

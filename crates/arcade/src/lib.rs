@@ -16,6 +16,7 @@
 
 pub mod pool;
 mod routes;
+mod snake;
 mod twenty48;
 
 use std::net::SocketAddr;

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -25,7 +26,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("index.html", "text/html; charset=utf-8", include_str!("../assets/index.html")),
     ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    ("timeline.js", "text/javascript; charset=utf-8", include_str!("../assets/timeline.js")),
     ("2048.js", "text/javascript; charset=utf-8", include_str!("../assets/2048.js")),
+    ("snake.js", "text/javascript; charset=utf-8", include_str!("../assets/snake.js")),
 ];
 
 /// The whole application over `state`.
@@ -36,6 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/assets/{name}", get(|axum::extract::Path(name): axum::extract::Path<String>| async move { asset(&name) }))
         .route("/api/health", get(health))
         .nest("/api/2048", crate::twenty48::routes())
+        .nest("/api/snake", crate::snake::routes())
         .fallback(|| async { ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() } })
         .layer(axum::extract::DefaultBodyLimit::max(limit))
         .with_state(state)
@@ -66,6 +70,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(v)) => Ok(Body(v)),
             Err(r) => Err(ApiError::bad(format!("request body: {}", r.body_text()))),
+        }
+    }
+}
+
+/// A query string whose rejection is a 400 with a one-line message.
+pub struct Params<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Params(v)),
+            Err(r) => Err(ApiError::bad(format!("query: {}", r.body_text()))),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::json;
 use twenty48::api;
 
-use crate::routes::{pooled, streamed, Body};
+use crate::routes::{pooled, streamed, Body, Params};
 use crate::{ApiError, AppState, Caps};
 
 pub fn routes() -> Router<Arc<AppState>> {
@@ -137,9 +137,8 @@ impl Default for AutoQuery {
 
 async fn auto(
     State(state): State<Arc<AppState>>,
-    q: Result<Query<AutoQuery>, axum::extract::rejection::QueryRejection>,
+    Params(q): Params<AutoQuery>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let Query(q) = q.map_err(|e| ApiError::bad(format!("query: {}", e.body_text())))?;
     let search = capped(
         api::SearchSpec {
             depth: q.depth,

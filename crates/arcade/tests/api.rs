@@ -39,7 +39,7 @@ async fn the_page_and_its_assets_are_served() {
     let (s, html) = call(app(), "GET", "/", None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(html.contains("/assets/app.js"));
-    for a in ["app.js", "app.css", "2048.js"] {
+    for a in ["app.js", "app.css", "timeline.js", "2048.js", "snake.js"] {
         let (s, body) = call(app(), "GET", &format!("/assets/{a}"), None).await;
         assert_eq!(s, StatusCode::OK, "{a}");
         assert!(body.len() > 500, "{a}");
@@ -183,7 +183,13 @@ async fn the_pool_runs_at_most_its_workers_and_keeps_order() {
                 move |_| {
                     let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                     peak.fetch_max(now, Ordering::SeqCst);
-                    std::thread::sleep(Duration::from_millis(40));
+                    // Wait (a while, on a loaded machine) for a second job to join.
+                    let t = Instant::now();
+                    while running.load(Ordering::SeqCst) < 2 && t.elapsed() < Duration::from_secs(1)
+                    {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
                     running.fetch_sub(1, Ordering::SeqCst);
                 },
             )
@@ -233,4 +239,76 @@ async fn a_deadline_or_a_client_gone_stops_the_job() {
     assert!(flag.load(Ordering::Relaxed));
     let s = pool.stats();
     assert_eq!((s.finished, s.aborted, s.over_budget), (2, 2, 0));
+}
+
+#[tokio::test]
+async fn snake_position_hint_and_bad_input() {
+    let body = json!({"setup": {"size": "8x6"}, "seed": 4, "moves": "RRUL", "frames": true});
+    let (s, v) = post(app(), "/api/snake/position", body.clone()).await;
+    assert_eq!(s, StatusCode::OK);
+    let req: snake::api::live::PositionRequest = serde_json::from_value(body).unwrap();
+    let want = snake::api::live::position(&req, bits::job::Control::new()).unwrap();
+    assert_eq!(v, serde_json::to_value(&want).unwrap());
+    // The start, then one frame per move.
+    assert_eq!(v["frames"].as_array().unwrap().len(), 5);
+
+    let (s, h) =
+        post(app(), "/api/snake/hint", json!({"from": {"seed": 4}, "player": "astar"})).await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    assert_eq!(h["player"], "astar");
+    assert_eq!(h["dir"].as_str().unwrap(), &h["moves"].as_str().unwrap()[..1]);
+    assert_eq!(h["route"].as_array().unwrap().len(), h["moves"].as_str().unwrap().len());
+
+    let cases = [
+        ("/api/snake/position", json!({"moves": "RX"}), "move"),
+        ("/api/snake/position", json!({"setup": {"size": "99x2"}}), "size"),
+        ("/api/snake/hint", json!({"player": "nobody"}), "nobody"),
+        ("/api/snake/frames", json!({"record": {"moves": 3}}), "record: "),
+    ];
+    for (uri, body, has) in cases {
+        let (s, v) = post(app(), uri, body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri} {body}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(has) && !e.contains('\n'), "{uri} {body}: {e}");
+    }
+    let (s, body) = call(app(), "GET", "/api/snake/auto?player=nobody", None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+}
+
+#[tokio::test]
+async fn snake_record_round_trips_and_auto_plays_the_cli_game() {
+    let q = json!({"setup": {"size": "6x6"}, "seed": 9, "moves": "RRDDLL"});
+    let (s, text) = call(app(), "POST", "/api/snake/record", Some(q.to_string())).await;
+    assert_eq!(s, StatusCode::OK);
+    let rec: Value = serde_json::from_str(&text).unwrap();
+    let (s, v) = post(app(), "/api/snake/frames", json!({ "record": rec })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!((v["seed"].as_str(), v["moves"].as_str()), (Some("9"), Some("RRDDLL")));
+    assert_eq!(v["setup"]["size"], "6x6");
+    let mut forged = rec.clone();
+    forged["score"] = json!(rec["score"].as_u64().unwrap() + 1);
+    let (s, _) = post(app(), "/api/snake/frames", json!({ "record": forged })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+
+    let (s, body) = call(app(), "GET", "/api/snake/auto?size=6x6&seed=9&player=cycle", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let moves: String = body
+        .split("event: chunk\ndata: ")
+        .skip(1)
+        .map(|c| serde_json::from_str::<Value>(c.lines().next().unwrap()).unwrap())
+        .map(|c| c["moves"].as_str().unwrap().to_string())
+        .collect();
+    let done = body.split("event: done\ndata: ").nth(1).expect("a done event");
+    let done: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
+    let played = snake::api::play(
+        &snake::api::PlayRequest {
+            player: "cycle".into(),
+            setup: snake::api::Setup { size: "6x6".into(), ..Default::default() },
+            seed: 9,
+        },
+        bits::job::Control::new(),
+    )
+    .unwrap();
+    assert_eq!(moves, played.record.moves);
+    assert_eq!(done["score"], json!(played.record.score));
 }

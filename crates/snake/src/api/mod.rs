@@ -25,6 +25,7 @@
 //! ```
 
 mod bench;
+pub mod live;
 mod play;
 mod text;
 mod tournament;

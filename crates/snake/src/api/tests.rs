@@ -80,3 +80,149 @@ fn stats_are_the_cli_formulas() {
     assert!((ci - 1.96 * (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
     assert_eq!(stats::median(vec![3.0, 1.0, 2.0, 4.0]), 3.0);
 }
+
+mod live_api {
+    use super::super::live::*;
+    use super::super::{play, Control, PlayRequest, Setup};
+
+    fn setup(size: &str) -> Setup {
+        Setup { size: size.into(), ..Setup::default() }
+    }
+
+    #[test]
+    fn auto_from_the_start_is_the_game_play_plays() {
+        for (player, size, seed) in
+            [("cycle", "8x8", 3), ("lookahead", "7x5", 11), ("dash", "10x10", 2)]
+        {
+            let played = play(
+                &PlayRequest { player: player.into(), setup: setup(size), seed },
+                Control::new(),
+            )
+            .unwrap();
+            let req = AutoRequest {
+                from: PositionRequest { setup: setup(size), seed, ..Default::default() },
+                player: player.into(),
+                chunk: 7,
+                ..Default::default()
+            };
+            let mut moves = String::new();
+            let mut frames = Vec::new();
+            let out = auto(&req, Control::new(), &mut |c| {
+                assert!(c.frames.len() <= 7 && c.frames.len() == c.moves.len());
+                moves.push_str(&c.moves);
+                frames.extend_from_slice(&c.frames);
+                assert_eq!(c.total as usize, moves.len());
+            })
+            .unwrap();
+            assert_eq!(out.record, played.record, "{player} on {size}");
+            assert_eq!(moves, played.record.moves);
+            // The frames are the ones `position` gives for the same moves.
+            let pos = position(
+                &PositionRequest { setup: setup(size), seed, moves, frames: true, record: true },
+                Control::new(),
+            )
+            .unwrap();
+            assert_eq!(&pos.frames[1..], &frames[..]);
+            assert_eq!(pos.status, out.status);
+            assert_eq!(pos.record.unwrap().fruits, played.record.fruits);
+            assert!(pos.legal.is_empty() && pos.safe.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_body_is_the_start_then_the_heads_of_the_frames() {
+        let req = AutoRequest {
+            from: PositionRequest { setup: setup("6x6"), seed: 5, ..Default::default() },
+            player: "lookahead".into(),
+            ..Default::default()
+        };
+        let out = auto(&req, Control::new(), &mut |_| {}).unwrap();
+        let moves = out.record.moves;
+        let all = position(
+            &PositionRequest {
+                setup: setup("6x6"),
+                seed: 5,
+                moves: moves.clone(),
+                frames: true,
+                ..Default::default()
+            },
+            Control::new(),
+        )
+        .unwrap();
+        let mut trail: Vec<usize> = all.start.iter().rev().copied().collect();
+        trail.extend(all.frames[1..].iter().map(|f| f.head));
+        for k in (0..moves.len()).step_by(5) {
+            let at = position(
+                &PositionRequest {
+                    setup: setup("6x6"),
+                    seed: 5,
+                    moves: moves[..k].into(),
+                    ..Default::default()
+                },
+                Control::new(),
+            )
+            .unwrap();
+            let f = all.frames[k];
+            let end = all.start.len() + k;
+            let body: Vec<usize> = trail[end - f.len..end].iter().rev().copied().collect();
+            assert_eq!(body, at.now.body, "move {k}");
+            assert_eq!(f.fruit, at.now.fruit);
+        }
+    }
+
+    #[test]
+    fn a_hint_is_the_move_auto_makes_and_its_route_reaches_the_fruit() {
+        let from = PositionRequest {
+            setup: setup("10x10"),
+            seed: 9,
+            moves: "UUR".into(),
+            ..Default::default()
+        };
+        for player in ["shortest", "astar", "cycle", "knit"] {
+            let h = hint(
+                &HintRequest { from: from.clone(), player: player.into(), steps: None },
+                Control::new(),
+            )
+            .unwrap();
+            let mut first = String::new();
+            let req = AutoRequest {
+                from: from.clone(),
+                player: player.into(),
+                max_moves: 1,
+                ..Default::default()
+            };
+            auto(&req, Control::new(), &mut |c| first.push_str(&c.moves)).unwrap();
+            assert_eq!(h.dir, first, "{player}");
+            assert!(h.eats, "{player} plans to the fruit within 100 moves");
+            let mut moves = from.moves.clone() + &h.moves;
+            moves.pop();
+            let before =
+                position(&PositionRequest { moves, ..from.clone() }, Control::new()).unwrap();
+            assert_eq!(Some(*h.route.last().unwrap()), before.now.fruit, "{player}");
+        }
+    }
+
+    #[test]
+    fn bad_moves_are_input_errors_that_name_the_move() {
+        let at = |moves: &str| {
+            position(
+                &PositionRequest { setup: setup("6x6"), moves: moves.into(), ..Default::default() },
+                Control::new(),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(at("UUx"), "moves: 'x' (move 3) is not one of U, R, D, L");
+        assert!(at("UUUUUU").contains("move 5"), "{}", at("UUUUUU"));
+        let two = Setup { size: "6x6".into(), start_len: 2, stall: None };
+        let rev = PositionRequest { setup: two, moves: "UL".into(), ..Default::default() };
+        assert_eq!(
+            position(&PositionRequest { moves: "L".into(), ..rev.clone() }, Control::new())
+                .unwrap_err()
+                .to_string(),
+            "moves: move 1 (L): the snake may not reverse onto its neck"
+        );
+        let ok = position(&rev, Control::new()).unwrap();
+        assert_eq!(ok.status, "Running");
+    }
+}

@@ -1,84 +1,11 @@
-// The web arcade end to end: a real `bitarcade serve`, Debian's Chromium driven by
-// playwright-core, real key presses and clicks, and every answer checked against the CLI.
-import { test, before, after } from 'node:test';
+// 2048 in the browser: real key presses and clicks, every answer checked against the CLI.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, open, board, moves, waitMoves, exported, drag, tmp, shots, sameAtLink } from '../lib.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '../../../..');
-const bin = process.env.BITARCADE_BIN || join(repo, 'target/debug/bitarcade');
-const shots = process.env.SCREENSHOTS || join(repo, 'docs/screenshots');
-const tmp = mkdtempSync(join(tmpdir(), 'arcade-e2e-'));
 const KEYS = { U: 'ArrowUp', D: 'ArrowDown', L: 'ArrowLeft', R: 'ArrowRight' };
-
-let server, url, browser;
-
-function cli(...args) {
-  return execFileSync(bin, args, { encoding: 'utf8' });
-}
-
-before(async () => {
-  server = spawn(bin, ['serve', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((ok, fail) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/\S+\//);
-      if (m) ok(m[0]);
-    });
-    server.on('exit', (c) => fail(new Error(`serve exited with ${c}`)));
-    setTimeout(() => fail(new Error('serve did not print its URL')), 20000);
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill('SIGINT');
-});
-
-async function open(hash) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
-  page.on('pageerror', (e) => { throw e; });
-  const t0 = Date.now();
-  await page.goto(url + hash);
-  await page.waitForSelector('[data-testid=board][data-settled=true][data-board]');
-  return { page, ready: Date.now() - t0 };
-}
-
-const board = (page) => page.getAttribute('[data-testid=board]', 'data-board');
-const moves = async (page) => Number(await page.getAttribute('[data-testid=board]', 'data-moves'));
-
-async function waitMoves(page, n, timeout = 5000) {
-  try {
-    await page.waitForFunction((n) => {
-      const b = document.querySelector('[data-testid=board]');
-      return Number(b.dataset.moves) === n && b.dataset.settled === 'true';
-    }, n, { timeout });
-  } catch (e) {
-    const seen = await page.evaluate(() => JSON.stringify(document.querySelector('[data-testid=board]').dataset));
-    throw new Error(`waiting for move ${n}: ${seen}`);
-  }
-}
-
-async function exported(page, name) {
-  await page.evaluate(() => { delete document.querySelector('[data-testid=board]').dataset.exported; });
-  await page.click('[data-testid=export]');
-  await page.waitForSelector('[data-testid=board][data-exported]');
-  const text = await page.getAttribute('[data-testid=board]', 'data-exported');
-  const file = join(tmp, name);
-  writeFileSync(file, text);
-  return file;
-}
 
 test('2048: keys play legal moves, undo/redo, and the exported record replays in the CLI', async () => {
   const { page, ready } = await open('#/2048?seed=5');
@@ -144,12 +71,7 @@ test('2048: the expectimax plays a whole game live, and the shared URL reproduce
   assert.equal(rec.final_board, wantOne.final_board);
   await page.screenshot({ path: join(shots, 'arcade-2048.png') });
   // The position's URL, opened fresh, shows the same board.
-  const link = await page.getAttribute('[data-testid=share]', 'href');
-  const again = await browser.newPage();
-  await again.goto(link);
-  await again.waitForSelector('[data-testid=board][data-settled=true][data-board]');
-  assert.equal(await board(again), await board(page));
-  await again.close();
+  await sameAtLink(page);
   await page.close();
 });
 
@@ -160,13 +82,8 @@ test('2048: a CLI record loads, scrubs, and plays back on the timeline', async (
   const { page } = await open('#/2048?seed=1');
   await page.setInputFiles('[data-testid=load]', file);
   await page.waitForFunction(() => /loaded a record of 300 moves/.test(document.querySelector('[data-testid=auto-state]').textContent));
-  // Dragging the timeline (the value the browser sets, then its input event).
-  const drag = (k) => page.$eval('[data-testid=timeline]', (s, k) => {
-    s.value = String(k);
-    s.dispatchEvent(new Event('input', { bubbles: true }));
-  }, k);
   for (const k of [0, 150, 299, 1]) {
-    await drag(k);
+    await drag(page, k);
     await waitMoves(page, k);
     assert.equal(await board(page), lines[k][1], `board before move ${k}`);
   }
@@ -176,7 +93,7 @@ test('2048: a CLI record loads, scrubs, and plays back on the timeline', async (
   await waitMoves(page, 2);
   assert.equal(await board(page), lines[2][1]);
   // Play from 290 at 60 moves a second to the end.
-  await drag(290);
+  await drag(page, 290);
   await waitMoves(page, 290);
   await page.selectOption('[data-testid=speed]', '60');
   await page.click('[data-testid=play]');

@@ -1,0 +1,302 @@
+// What every game page shares: the moves so far and a frame per move, hand moves through the
+// server, undo/redo, a solver playing on as a server-sent stream, the timeline (pause, step,
+// speed, slider), records out and in, and the position's URL.
+//
+// A game hands `controller` an adapter:
+//   name, title, board (the board element), sep (between moves in the URL: '' for one letter each)
+//   fetch(moves, all) -> {now, frames?, legal, over, statusText}: the position after `moves`
+//     (an array of move strings), with every frame from the start when `all`
+//   draw(frame, k): draws frame k (ctl.frames holds the others); text(frame): the board as text
+//   urlParams(): the game's identity in the URL; autoUrl(moves): the stream of a solver playing on
+//   stream: {eventName: (data) -> [[move, frame], ...]}, doneText(data)
+//   exportRecord(moves) -> text; loadRecord(text) -> {moves, frames, message}
+//   setup, autoControls, extras, stats: elements for the panel; help: the keys, in words
+//   keys: {key: move} for the keys that play a move; key(e) -> true when the game took any other
+//   key (optional); hint(): asks for a hint (optional)
+import { showError, h, setParams, download } from '/assets/app.js';
+
+export function controller(params, g) {
+  const split = (s) => (g.sep === '' ? [...(s || '')] : (s || '').split(g.sep).filter(Boolean));
+  const st = { moves: split(params.moves), k: 0, frames: [], legal: [], over: false, statusText: '', auto: null, timer: null, busy: false, moveStart: null };
+  const want = params.k !== undefined ? Math.min(Number(params.k) || 0, st.moves.length) : null;
+  const board = g.board;
+  board.dataset.settled = 'false';
+
+  const score = h('b', { testid: 'score' }, '0');
+  const movesEl = h('b', { testid: 'moves' }, '0');
+  const status = h('span', { class: 'status', testid: 'status' });
+  const slider = h('input', { type: 'range', min: 0, max: 0, value: 0, testid: 'timeline', 'aria-label': 'timeline' });
+  const speed = h('select', { testid: 'speed', 'aria-label': 'playback speed' },
+    ...[2, 5, 10, 30, 60, 200].map((v) => h('option', { value: v, selected: v === 10 }, `${v} moves/s`)));
+  const follow = h('input', { type: 'checkbox', checked: true, testid: 'follow', id: `follow-${g.name}` });
+  const autoState = h('span', { class: 'muted', testid: 'auto-state' });
+  const share = h('a', { class: 'share', testid: 'share', href: '#' });
+  const fileIn = h('input', { type: 'file', accept: '.json,application/json', testid: 'load', hidden: true });
+  const btn = (label, testid, onclick, cls) => h('button', { testid, onclick, class: cls }, label);
+  const bUndo = btn('Undo', 'undo', () => goto(st.k - 1));
+  const bRedo = btn('Redo', 'redo', () => goto(st.k + 1));
+  const bHint = g.hint ? btn('Hint', 'hint-button', () => g.hint()) : null;
+  const bAuto = btn('Auto ▶', 'auto', () => (st.auto ? stopAuto() : startAuto()));
+  const bBack = btn('◀', 'step-back', () => { pause(); goto(st.k - 1); });
+  const bPlay = btn('Play', 'play', () => (st.timer ? pause() : play()));
+  const bFwd = btn('▶', 'step-forward', () => { pause(); goto(st.k + 1); });
+  const bExport = btn('Export record', 'export', () => exportRecord());
+  const bLoad = btn('Load record', 'load-button', () => fileIn.click());
+
+  const panel = h('section', { class: 'panel' },
+    h('h2', {}, g.title),
+    h('div', { class: 'stats' },
+      h('div', { class: 'stat' }, h('small', {}, 'score'), score),
+      h('div', { class: 'stat' }, h('small', {}, 'moves'), movesEl),
+      ...(g.stats || []).map(([label, el]) => h('div', { class: 'stat' }, h('small', {}, label), el))),
+    status,
+    ...(g.setup || []),
+    h('div', { class: 'row' }, bUndo, bRedo, bHint),
+    ...(g.extras || []),
+    h('div', { class: 'row' }, bAuto, ...(g.autoControls || []), h('label', { for: follow.id, class: 'muted' }, follow, ' follow')),
+    autoState,
+    h('div', { class: 'row' }, bBack, bPlay, bFwd, speed),
+    h('div', { class: 'row' }, slider),
+    h('div', { class: 'row' }, bExport, bLoad, fileIn),
+    h('div', {}, h('span', { class: 'muted' }, 'Link to this position: '), share),
+    h('p', { class: 'muted' }, g.help));
+
+  const atEnd = () => st.k === st.moves.length;
+  const joined = (m = st.moves) => m.join(g.sep);
+
+  function draw() {
+    const f = st.frames[st.k];
+    if (!f) return;
+    g.draw(f, st.k);
+    board.dataset.board = g.text(f, st.k);
+    board.dataset.moves = st.k;
+    score.textContent = Number(f.score).toLocaleString('en-US');
+    movesEl.textContent = st.k;
+  }
+
+  function chrome() {
+    const live = !!st.auto;
+    slider.max = st.moves.length;
+    slider.value = st.k;
+    bUndo.disabled = live || st.k === 0;
+    bRedo.disabled = live || atEnd();
+    if (bHint) bHint.disabled = live || st.over && atEnd();
+    bAuto.textContent = live ? 'Stop ■' : 'Auto ▶';
+    bBack.disabled = st.k === 0;
+    bFwd.disabled = atEnd();
+    bPlay.textContent = st.timer ? 'Pause' : 'Play';
+    const p = { ...g.urlParams(), moves: joined() };
+    if (!atEnd()) p.k = st.k;
+    setParams(g.name, p);
+    share.href = location.href;
+    share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
+    const end = atEnd();
+    status.textContent = !end ? `move ${st.k} of ${st.moves.length}` : st.statusText;
+    status.classList.toggle('over', end && st.over);
+    board.dataset.legal = end && !live ? st.legal.join(g.sep === '' ? '' : ' ') : '';
+  }
+
+  // Asks the server how the game stands after all its moves (every frame too, with `all`).
+  async function refresh(all) {
+    st.busy = true;
+    board.dataset.settled = 'false';
+    try {
+      const r = await g.fetch(st.moves, all);
+      if (all) st.frames = r.frames;
+      st.frames[st.moves.length] = r.now;
+      st.legal = r.legal;
+      st.over = r.over;
+      st.statusText = r.statusText;
+      showError('');
+      return true;
+    } catch (e) {
+      showError(e.message);
+      return false;
+    } finally {
+      st.busy = false;
+    }
+  }
+
+  function settle() {
+    draw();
+    chrome();
+    board.dataset.settled = 'true';
+  }
+
+  function goto(k) {
+    if (k < 0 || k > st.moves.length || !st.frames[k]) return;
+    st.k = k;
+    g.clear?.();
+    settle();
+  }
+
+  // A hand move: from the position on screen (a move in the past starts a new line of play).
+  async function move(m) {
+    if (st.auto || st.busy) return;
+    const t0 = performance.now();
+    if (!atEnd()) {
+      pause();
+      const keep = st.moves.slice(0, st.k);
+      st.moves = keep;
+      st.frames.length = st.k + 1;
+      if (!(await refresh(false))) return;
+    }
+    if (st.over || !st.legal.includes(m)) return;
+    const before = st.moves.slice();
+    st.moves.push(m);
+    g.clear?.();
+    if (await refresh(false)) {
+      st.k = st.moves.length;
+      settle();
+      board.dataset.roundTrip = (performance.now() - t0).toFixed(2);
+    } else {
+      st.moves = before;
+      st.frames.length = before.length + 1;
+      settle();
+    }
+  }
+
+  function startAuto() {
+    pause();
+    if (st.over && atEnd()) return;
+    st.moves = st.moves.slice(0, st.k);
+    st.frames.length = st.k + 1;
+    const base = st.moves.length;
+    const src = new EventSource(g.autoUrl(st.moves));
+    st.auto = src;
+    autoState.textContent = 'starting…';
+    g.clear?.();
+    chrome();
+    src.addEventListener('queued', (e) => { autoState.textContent = `waiting for a solver: ${JSON.parse(e.data).ahead} ahead`; });
+    for (const [name, take] of Object.entries(g.stream)) {
+      src.addEventListener(name, (e) => {
+        for (const [m, f] of take(JSON.parse(e.data))) {
+          st.moves.push(m);
+          st.frames[st.moves.length] = f;
+        }
+        autoState.textContent = `${g.solverName()} is playing: move ${st.moves.length - base}`;
+        if (follow.checked) {
+          st.k = st.moves.length;
+          draw();
+          status.textContent = 'auto';
+        }
+        slider.max = st.moves.length;
+        slider.value = st.k;
+      });
+    }
+    const end = async (text) => {
+      src.close();
+      st.auto = null;
+      autoState.textContent = text;
+      const k = follow.checked ? st.moves.length : st.k;
+      await refresh(false);
+      st.k = Math.min(k, st.moves.length);
+      settle();
+    };
+    src.addEventListener('done', (e) => end(g.doneText(JSON.parse(e.data))));
+    src.addEventListener('failed', (e) => { showError(JSON.parse(e.data).error); end('stopped'); });
+    src.onerror = () => { if (st.auto === src) end('the stream closed'); };
+  }
+
+  function stopAuto() {
+    if (!st.auto) return;
+    st.auto.close();
+    st.auto = null;
+    autoState.textContent = 'stopped';
+    refresh(false).then(() => { st.k = st.moves.length; settle(); });
+  }
+
+  function play() {
+    if (atEnd()) goto(0);
+    st.timer = setInterval(() => (atEnd() ? pause() : goto(st.k + 1)), 1000 / Number(speed.value));
+    chrome();
+  }
+  function pause() {
+    clearInterval(st.timer);
+    st.timer = null;
+    chrome();
+  }
+
+  async function exportRecord() {
+    try {
+      const text = await g.exportRecord(joined());
+      download(`${g.name}-${Object.values(g.urlParams()).join('-')}.json`, text);
+      board.dataset.exported = text;
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function loadRecord(text) {
+    try {
+      JSON.parse(text);
+      const r = await g.loadRecord(text);
+      stopAuto();
+      pause();
+      st.moves = r.moves;
+      await refresh(true);
+      st.k = 0;
+      settle();
+      autoState.textContent = r.message;
+      showError('');
+    } catch (e) {
+      showError(e instanceof SyntaxError ? `record: not JSON (${e.message})` : e.message);
+    }
+  }
+  fileIn.addEventListener('change', async () => { if (fileIn.files[0]) loadRecord(await fileIn.files[0].text()); fileIn.value = ''; });
+  // Tests and bots can hand a record over without a file dialog.
+  board.loadRecord = loadRecord;
+
+  // A new game: the adapter has set its identity; the moves start again.
+  async function reset(moves = []) {
+    stopAuto();
+    pause();
+    st.moves = moves;
+    st.frames = [];
+    autoState.textContent = '';
+    g.clear?.();
+    if (await refresh(true)) st.k = st.moves.length;
+    settle();
+    board.focus();
+  }
+
+  const onKey = (e) => {
+    // Keys in a field, a slider or a menu are theirs.
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const m = g.keys?.[e.key];
+    if (m || (g.key && g.key(e))) {
+      e.preventDefault();
+      if (m) move(m);
+      return;
+    }
+    if ((e.key === 'h' || e.key === 'H') && g.hint) g.hint();
+    else if (e.key === 'z' || e.key === 'Z') goto(st.k - 1);
+    else if (e.key === 'y' || e.key === 'Y') goto(st.k + 1);
+    else if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); st.timer ? pause() : play(); }
+  };
+  document.addEventListener('keydown', onKey);
+  slider.addEventListener('input', () => { const k = Number(slider.value); pause(); goto(k); });
+
+  return {
+    panel,
+    st,
+    move,
+    goto,
+    reset,
+    atEnd,
+    live: () => !!st.auto,
+    moves: () => st.moves.slice(0, st.k),
+    // Loads the game of the URL and shows its move `k`.
+    async start() {
+      if (await refresh(true)) st.k = want === null ? st.moves.length : want;
+      settle();
+      board.focus();
+    },
+    unmount() {
+      stopAuto();
+      pause();
+      document.removeEventListener('keydown', onKey);
+    },
+  };
+}
