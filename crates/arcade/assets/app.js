@@ -1,7 +1,7 @@
 // The arcade shell: routing by the URL hash, the JSON calls, errors, and the pool badge.
 // Each game is a module with `mount(root, params)` that returns an `unmount()`.
 
-const GAMES = { '2048': '/assets/2048.js', snake: '/assets/snake.js' };
+const GAMES = { samegame: '/assets/samegame.js', '2048': '/assets/2048.js', snake: '/assets/snake.js' };
 
 /** `body` as JSON, with seeds held as decimal strings (past 2^53 a browser's numbers lose
  * digits) written as the exact numbers the server reads. */

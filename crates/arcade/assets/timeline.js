@@ -8,9 +8,10 @@
 //     (an array of move strings), with every frame from the start when `all`
 //   draw(frame, k): draws frame k (ctl.frames holds the others); text(frame): the board as text
 //   urlParams(): the game's identity in the URL; autoUrl(moves): the stream of a solver playing on
-//   stream: {eventName: (data) -> [[move, frame], ...]}, doneText(data)
+//   stream: {eventName: (data) -> [[move, frame], ...]}, doneText(data); a `progress` event's
+//     `message` is shown as it comes; playOut: the stream is a plan to watch from its first move
 //   exportRecord(moves) -> text; loadRecord(text) -> {moves, frames, message}
-//   setup, autoControls, extras, stats: elements for the panel; help: the keys, in words
+//   autoLabel: the auto button's word ('Auto'); setup, autoControls, extras, stats: elements for the panel; help: the keys, in words
 //   keys: {key: move} for the keys that play a move; key(e) -> true when the game took any other
 //   key (optional); hint(): asks for a hint (optional)
 import { showError, h, setParams, download } from '/assets/app.js';
@@ -36,7 +37,8 @@ export function controller(params, g) {
   const bUndo = btn('Undo', 'undo', () => goto(st.k - 1));
   const bRedo = btn('Redo', 'redo', () => goto(st.k + 1));
   const bHint = g.hint ? btn('Hint', 'hint-button', () => g.hint()) : null;
-  const bAuto = btn('Auto ▶', 'auto', () => (st.auto ? stopAuto() : startAuto()));
+  const autoLabel = `${g.autoLabel || 'Auto'} ▶`;
+  const bAuto = btn(autoLabel, 'auto', () => (st.auto ? stopAuto() : startAuto()));
   const bBack = btn('◀', 'step-back', () => { pause(); goto(st.k - 1); });
   const bPlay = btn('Play', 'play', () => (st.timer ? pause() : play()));
   const bFwd = btn('▶', 'step-forward', () => { pause(); goto(st.k + 1); });
@@ -81,7 +83,7 @@ export function controller(params, g) {
     bUndo.disabled = live || st.k === 0;
     bRedo.disabled = live || atEnd();
     if (bHint) bHint.disabled = live || st.over && atEnd();
-    bAuto.textContent = live ? 'Stop ■' : 'Auto ▶';
+    bAuto.textContent = live ? 'Stop ■' : autoLabel;
     bBack.disabled = st.k === 0;
     bFwd.disabled = atEnd();
     bPlay.textContent = st.timer ? 'Pause' : 'Play';
@@ -168,6 +170,7 @@ export function controller(params, g) {
     g.clear?.();
     chrome();
     src.addEventListener('queued', (e) => { autoState.textContent = `waiting for a solver: ${JSON.parse(e.data).ahead} ahead`; });
+    src.addEventListener('progress', (e) => { autoState.textContent = `${g.solverName()}: ${JSON.parse(e.data).message}`; });
     for (const [name, take] of Object.entries(g.stream)) {
       src.addEventListener(name, (e) => {
         for (const [m, f] of take(JSON.parse(e.data))) {
@@ -175,7 +178,7 @@ export function controller(params, g) {
           st.frames[st.moves.length] = f;
         }
         autoState.textContent = `${g.solverName()} is playing: move ${st.moves.length - base}`;
-        if (follow.checked) {
+        if (follow.checked && !g.playOut) {
           st.k = st.moves.length;
           draw();
           status.textContent = 'auto';
@@ -188,10 +191,12 @@ export function controller(params, g) {
       src.close();
       st.auto = null;
       autoState.textContent = text;
-      const k = follow.checked ? st.moves.length : st.k;
+      const k = follow.checked && !g.playOut ? st.moves.length : st.k;
       await refresh(false);
       st.k = Math.min(k, st.moves.length);
       settle();
+      // A plan is watched from where it starts, at the timeline's speed.
+      if (g.playOut && follow.checked && st.moves.length > base) play();
     };
     src.addEventListener('done', (e) => end(g.doneText(JSON.parse(e.data))));
     src.addEventListener('failed', (e) => { showError(JSON.parse(e.data).error); end('stopped'); });

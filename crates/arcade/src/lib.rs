@@ -16,6 +16,7 @@
 
 pub mod pool;
 mod routes;
+mod samegame;
 mod snake;
 mod twenty48;
 

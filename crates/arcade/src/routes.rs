@@ -29,6 +29,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("timeline.js", "text/javascript; charset=utf-8", include_str!("../assets/timeline.js")),
     ("2048.js", "text/javascript; charset=utf-8", include_str!("../assets/2048.js")),
     ("snake.js", "text/javascript; charset=utf-8", include_str!("../assets/snake.js")),
+    ("samegame.js", "text/javascript; charset=utf-8", include_str!("../assets/samegame.js")),
 ];
 
 /// The whole application over `state`.
@@ -40,6 +41,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/health", get(health))
         .nest("/api/2048", crate::twenty48::routes())
         .nest("/api/snake", crate::snake::routes())
+        .nest("/api/samegame", crate::samegame::routes())
         .fallback(|| async { ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() } })
         .layer(axum::extract::DefaultBodyLimit::max(limit))
         .with_state(state)
@@ -58,6 +60,20 @@ fn asset(name: &str) -> Response {
 
 async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
     Json(json!({ "ok": true, "version": env!("CARGO_PKG_VERSION"), "pool": state.pool.stats() }))
+}
+
+/// A record as the page saves it: pretty JSON with a newline, exactly as the CLI's
+/// `--record` writes the file.
+pub fn record_file<T: serde::Serialize>(record: &T) -> Result<Response, ApiError> {
+    let text = serde_json::to_string_pretty(record).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response())
+}
+
+/// `{"record": R}`: a record to check and load (each game's `frames` route).
+#[derive(Debug, serde::Deserialize)]
+pub struct RecordBody {
+    /// The record, parsed by the game's own type.
+    pub record: Value,
 }
 
 /// A JSON body whose rejection is a 400 with a one-line message.
@@ -121,11 +137,24 @@ pub fn streamed<F>(
 where
     F: FnOnce(&AtomicBool, Emit) -> Result<Value, bits::job::Error> + Send + 'static,
 {
+    let deadline = Duration::from_secs(state.caps.run_seconds);
+    streamed_within(state, deadline, job)
+}
+
+/// [`streamed`] with its own deadline (at most the server's run deadline).
+pub fn streamed_within<F>(
+    state: Arc<AppState>,
+    deadline: Duration,
+    job: F,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
+where
+    F: FnOnce(&AtomicBool, Emit) -> Result<Value, bits::job::Error> + Send + 'static,
+{
+    let deadline = deadline.min(Duration::from_secs(state.caps.run_seconds));
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
     let flag = state.job_flag();
     let guard = AbortOnDrop(flag.clone());
     tokio::spawn(async move {
-        let deadline = Duration::from_secs(state.caps.run_seconds);
         let queued = tx.clone();
         let steps = tx.clone();
         let out = state

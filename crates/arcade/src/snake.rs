@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::json;
 use snake::api::{self, live};
 
-use crate::routes::{pooled, streamed, Body, Params};
+use crate::routes::{pooled, record_file, streamed, Body, Params, RecordBody};
 use crate::{ApiError, AppState};
 
 pub fn routes() -> Router<Arc<AppState>> {
@@ -34,19 +34,12 @@ async fn position(
 async fn record(Body(req): Body<live::PositionRequest>) -> Result<impl IntoResponse, ApiError> {
     let req = live::PositionRequest { record: true, frames: false, ..req };
     let res = live::position(&req, Control::new())?;
-    let text =
-        serde_json::to_string_pretty(&res.record).map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], text + "\n"))
+    record_file(&res.record)
 }
 
 /// `{"record": R}`: the record checked on both engines (as `snake replay` checks it), and the
 /// game it holds as the page names it: setup, seed (also as a string) and moves.
-#[derive(Debug, Deserialize)]
-struct FramesBody {
-    record: serde_json::Value,
-}
-
-async fn frames(Body(b): Body<FramesBody>) -> Result<Json<serde_json::Value>, ApiError> {
+async fn frames(Body(b): Body<RecordBody>) -> Result<Json<serde_json::Value>, ApiError> {
     let record: snake::Record =
         serde_json::from_value(b.record).map_err(|e| ApiError::bad(format!("record: {e}")))?;
     let req = api::ReplayRequest { record, name: "record".into() };

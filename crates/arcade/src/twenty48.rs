@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::json;
 use twenty48::api;
 
-use crate::routes::{pooled, streamed, Body, Params};
+use crate::routes::{pooled, record_file, streamed, Body, Params};
 use crate::{ApiError, AppState, Caps};
 
 pub fn routes() -> Router<Arc<AppState>> {
@@ -75,9 +75,7 @@ async fn frames(Body(b): Body<FramesBody>) -> Result<Json<serde_json::Value>, Ap
 async fn record(Body(req): Body<api::PositionRequest>) -> Result<impl IntoResponse, ApiError> {
     let req = api::PositionRequest { record: true, snapshots: false, ..req };
     let res = api::position(&req, Control::new())?;
-    let text =
-        serde_json::to_string_pretty(&res.record).map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], text + "\n"))
+    record_file(&res.record)
 }
 
 /// A hint: the position of `seed` after `moves`, then the search on it.

@@ -39,7 +39,7 @@ async fn the_page_and_its_assets_are_served() {
     let (s, html) = call(app(), "GET", "/", None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(html.contains("/assets/app.js"));
-    for a in ["app.js", "app.css", "timeline.js", "2048.js", "snake.js"] {
+    for a in ["app.js", "app.css", "timeline.js", "2048.js", "snake.js", "samegame.js"] {
         let (s, body) = call(app(), "GET", &format!("/assets/{a}"), None).await;
         assert_eq!(s, StatusCode::OK, "{a}");
         assert!(body.len() > 500, "{a}");
@@ -311,4 +311,114 @@ async fn snake_record_round_trips_and_auto_plays_the_cli_game() {
     .unwrap();
     assert_eq!(moves, played.record.moves);
     assert_eq!(done["score"], json!(played.record.score));
+}
+
+/// The SameGame board the CLI's `samegame gen` makes from these settings.
+fn samegame_board(width: usize, height: usize, colors: usize, seed: u64) -> String {
+    let req = samegame::api::GenRequest { width, height, colors, seed, ..Default::default() };
+    samegame::api::gen(&req, bits::job::Control::new()).unwrap().boards.remove(0)
+}
+
+#[tokio::test]
+async fn samegame_position_hint_and_bad_input() {
+    let body = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "frames": true});
+    let (s, v) = post(app(), "/api/samegame/position", body.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["start"].as_str().unwrap(), samegame_board(8, 6, 3, 11));
+    // Click the first group the answer lists, by its tile on screen.
+    let g = &v["now"]["groups"][0];
+    let at = g["at"].clone();
+    let body = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "moves": [at], "frames": true});
+    let (s, v) = post(app(), "/api/samegame/position", body.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let req: samegame::api::live::PositionRequest = serde_json::from_value(body).unwrap();
+    let want = samegame::api::live::position(&req, bits::job::Control::new()).unwrap();
+    assert_eq!(v, serde_json::to_value(&want).unwrap());
+    assert_eq!(v["frames"].as_array().unwrap().len(), 2);
+    assert_eq!(v["now"]["removed"], g["size"]);
+    assert_eq!(v["now"]["score"], g["points"]);
+
+    // The hint is the solver's whole plan from the position, checked, a frame per click.
+    let from = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "moves": [at]});
+    let (s, h) = post(app(), "/api/samegame/hint", json!({"from": from, "width": 10})).await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    let n = h["moves"].as_array().unwrap().len();
+    assert!(n > 0);
+    assert_eq!(h["frames"].as_array().unwrap().len(), n);
+    assert_eq!(h["frames"][n - 1]["score"], h["score"]);
+    assert_eq!(
+        h["score"].as_i64().unwrap(),
+        v["now"]["score"].as_i64().unwrap() + h["points"].as_i64().unwrap()
+    );
+
+    let start = json!({"width": 8, "height": 6, "colors": 3, "seed": 11});
+    let cases = [
+        ("/api/samegame/position", json!({"start": start, "moves": [[9, 0]]}), "click 1"),
+        ("/api/samegame/position", json!({"start": {"width": 99}}), "width"),
+        ("/api/samegame/position", json!({"start": {"board": "01\n2x"}}), "board"),
+        ("/api/samegame/position", json!({"start": start, "rules": {"points": "n^3"}}), "rules"),
+        ("/api/samegame/hint", json!({"from": {"start": start}, "search": "nested"}), "search"),
+        ("/api/samegame/hint", json!({"from": {"start": {"board": "01\n23"}}}), "over"),
+        ("/api/samegame/frames", json!({"record": {"moves": 3}}), "record: "),
+    ];
+    for (uri, body, has) in cases {
+        let (s, v) = post(app(), uri, body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri} {body}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(has) && !e.contains('\n'), "{uri} {body}: {e}");
+    }
+    for q in ["moves=1.x", "search=nested", "width=0", "board=01/2x"] {
+        let (s, body) = call(app(), "GET", &format!("/api/samegame/auto?{q}"), None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{q}: {body}");
+        assert!(!body.contains('\n'), "{q}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn samegame_record_round_trips_and_auto_plays_the_cli_solution() {
+    let start = json!({"width": 10, "height": 8, "colors": 4, "seed": 5});
+    let (_, v) = post(app(), "/api/samegame/position", json!({"start": start})).await;
+    let first = v["now"]["groups"][0]["at"].clone();
+    let q = json!({"start": start, "moves": [first], "rules": {"clear_bonus": 500}});
+    let (s, text) = call(app(), "POST", "/api/samegame/record", Some(q.to_string())).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    let rec: Value = serde_json::from_str(&text).unwrap();
+    let (s, v) = post(app(), "/api/samegame/frames", json!({ "record": rec })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["start"]["board"].as_str().unwrap(), samegame_board(10, 8, 4, 5));
+    assert_eq!(v["moves"], json!([first]));
+    assert_eq!(v["rules"]["clear_bonus"], 500);
+    let mut forged = rec.clone();
+    forged["score"] = json!(rec["score"].as_i64().unwrap() + 1);
+    let (s, _) = post(app(), "/api/samegame/frames", json!({ "record": forged })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+
+    // The whole game from the start: the stream's plan is what `samegame solve` answers.
+    let (s, body) =
+        call(app(), "GET", "/api/samegame/auto?width=10&height=8&colors=4&seed=5&beam=20", None)
+            .await;
+    assert_eq!(s, StatusCode::OK);
+    let data = |name: &str| -> Value {
+        let d = body
+            .split(&format!("event: {name}\ndata: "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {name}: {body}"));
+        serde_json::from_str(d.lines().next().unwrap()).unwrap()
+    };
+    let (plan, done) = (data("plan"), data("done"));
+    let solved = samegame::api::solve(
+        &samegame::api::SolveRequest {
+            file: Some(samegame::api::BoardFile::text("b", samegame_board(10, 8, 4, 5))),
+            width: Some(20),
+            threads: Some(1),
+            ..Default::default()
+        },
+        bits::job::Control::new(),
+    )
+    .unwrap();
+    let want = &solved.boards[0];
+    assert_eq!(plan["moves"], serde_json::to_value(&want.moves).unwrap());
+    assert_eq!(done["score"], json!(want.score));
+    assert_eq!(done["cleared"], json!(want.cleared));
+    assert_eq!(plan["frames"].as_array().unwrap().len(), want.moves.len());
 }

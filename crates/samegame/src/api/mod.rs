@@ -42,6 +42,7 @@ use crate::trace::{self, Record};
 use crate::Rules;
 
 mod bench;
+pub mod live;
 mod prove;
 mod solve;
 mod text;

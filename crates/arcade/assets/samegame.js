@@ -1,0 +1,263 @@
+// SameGame: click a group (hover shows it and its points), undo/redo, ask the solver for its
+// next click, let it solve the whole game and play the plan out, scrub the timeline, export
+// and load records, share the URL.
+import { post, postText, h, showError } from '/assets/app.js';
+import { controller } from '/assets/timeline.js';
+
+const SIZES = ['10x10', '15x15', '20x10', '20x15', '30x20'];
+const SYMBOLS = ['●', '▲', '■', '◆', '★', '✚', '✖', '♥'];
+const NAMES = ['orange', 'sky blue', 'green', 'yellow', 'blue', 'vermillion', 'purple', 'grey'];
+const DEFAULT_RULES = { points: '(n-2)^2', clear_bonus: 1000, min_group: 2 };
+// The score goal's beam scores its leaves by rollouts (about 3 s for width 30 on 15x15); the
+// clear goal's is cheap, so its widths are wider.
+const WIDTHS = {
+  score: [['10', 'quick (width 10)'], ['30', 'good (width 30)'], ['100', 'strong (width 100)']],
+  clear: [['1000', 'quick (width 1,000)'], ['5000', 'good (width 5,000)'], ['20000', 'strong (width 20,000)']],
+};
+const SEARCHES = [['beam', 'beam'], ['nrpa', 'NRPA'], ['beam-nrpa', 'beam, then NRPA']];
+const SYM_KEY = 'bitarcade.samegame.symbols';
+
+const digits = (s) => /^\d+$/.test(s || '');
+const pairs = (moves) => moves.map((m) => m.split('.').map(Number));
+
+export async function mount(root, params) {
+  const size = SIZES.includes(`${params.w}x${params.h}`) ? `${params.w}x${params.h}` : '15x15';
+  const id = {
+    size,
+    colors: /^[2-8]$/.test(params.c || '') ? params.c : '5',
+    seed: digits(params.seed) ? params.seed : String(Math.floor(Math.random() * 1e6)),
+    // A board given as text (a record's, or a link's): rows top first, '/' between them.
+    board: /^[0-7./]+$/.test(params.board || '') ? params.board : null,
+    rules: {
+      points: params.points || DEFAULT_RULES.points,
+      clear_bonus: digits(params.bonus) ? Number(params.bonus) : DEFAULT_RULES.clear_bonus,
+      min_group: /^[2-9]$/.test(params.min || '') ? Number(params.min) : DEFAULT_RULES.min_group,
+    },
+  };
+  let dims = { w: 0, h: 0 };
+  let cells = [];
+  let shown = null; // the frame on screen
+  let hover = null; // the cell under the pointer or the keyboard cursor
+  let cursor = null;
+
+  const grid = h('div', { class: 'gsame', testid: 'board', tabindex: 0, 'aria-label': 'SameGame board: arrows move the cursor, Enter removes its group' });
+  const sizeIn = h('select', { testid: 'size', 'aria-label': 'board size' }, ...SIZES.map((s) => h('option', { value: s, selected: s === id.size }, s)));
+  const colorsIn = h('select', { testid: 'colors', 'aria-label': 'colours' }, ...[2, 3, 4, 5, 6, 7, 8].map((c) => h('option', { value: c, selected: String(c) === id.colors }, `${c} colours`)));
+  const seedIn = h('input', { type: 'number', min: 0, value: id.seed, testid: 'seed', 'aria-label': 'seed' });
+  const symbolsIn = h('input', { type: 'checkbox', testid: 'symbols', id: 'samegame-symbols', checked: localStorage.getItem(SYM_KEY) === '1' });
+  const goalIn = h('select', { testid: 'goal', 'aria-label': 'goal' }, h('option', { value: 'score' }, 'most points'), h('option', { value: 'clear' }, 'clear the board'));
+  const searchIn = h('select', { testid: 'search', 'aria-label': 'search' }, ...SEARCHES.map(([v, t]) => h('option', { value: v }, t)));
+  const widthIn = h('select', { testid: 'width', 'aria-label': 'beam width' });
+  const widths = () => {
+    const at = Math.max(0, widthIn.selectedIndex);
+    widthIn.replaceChildren(...WIDTHS[goalIn.value].map(([v, t]) => h('option', { value: v }, t)));
+    widthIn.selectedIndex = widthIn.options.length ? (widthIn.dataset.set ? at : 1) : 0;
+    widthIn.dataset.set = '1';
+  };
+  widths();
+  const hoverBox = h('div', { class: 'muted', testid: 'group' }, 'hover a group to see its points');
+  const hintBox = h('div', { class: 'muted', testid: 'hint' });
+  const tiles = h('b', { testid: 'tiles' }, '0');
+
+  const genStart = () => ({ width: Number(id.size.split('x')[0]), height: Number(id.size.split('x')[1]), colors: Number(id.colors), seed: id.seed });
+  const where = () => ({ start: id.board ? { board: id.board.split('/').join('\n') } : genStart(), rules: id.rules });
+  const searchOpts = () => ({ goal: goalIn.value, search: searchIn.value, width: Number(widthIn.value) });
+  const token = (i) => `${i % dims.w}.${dims.h - 1 - Math.floor(i / dims.w)}`;
+  const index = (x, y) => (dims.h - 1 - y) * dims.w + x;
+
+  function layout(w, hh) {
+    if (dims.w === w && dims.h === hh && cells.length) return;
+    dims = { w, h: hh };
+    grid.style.setProperty('--w', w);
+    grid.style.setProperty('--h', hh);
+    cells = Array.from({ length: w * hh }, (_, i) => {
+      const [x, y] = token(i).split('.');
+      return h('div', { class: 'c', 'data-x': x, 'data-y': y });
+    });
+    grid.replaceChildren(...cells);
+  }
+
+  // Marks the group under `i` (hover or cursor) and says what it scores.
+  function mark(i) {
+    hover = i;
+    for (const c of cells) c.classList.remove('hl');
+    if (!shown || i === null) { hoverBox.textContent = 'hover a group to see its points'; return; }
+    const label = shown.cells[i];
+    if (!label) {
+      hoverBox.textContent = shown.board.replace(/\n/g, '')[i] === '.' ? 'an empty cell' : 'a single tile: no group to remove';
+      return;
+    }
+    shown.cells.forEach((l, j) => { if (l === label) cells[j].classList.add('hl'); });
+    const gr = shown.groups[label - 1];
+    hoverBox.textContent = `${gr.size} ${NAMES[gr.color]} tiles: +${gr.points.toLocaleString('en-US')} points`;
+    hoverBox.dataset.size = gr.size;
+    hoverBox.dataset.points = gr.points;
+  }
+
+  function draw(frame) {
+    shown = frame;
+    const flat = frame.board.replace(/\n/g, '');
+    flat.split('').forEach((ch, i) => {
+      const c = cells[i];
+      c.className = ch === '.' ? 'c e' : `c k${ch}`;
+      c.dataset.sym = ch === '.' ? '' : SYMBOLS[Number(ch)];
+    });
+    if (frame.click) cells[index(frame.click[0], frame.click[1])]?.classList.add('last');
+    if (cursor !== null) cells[cursor].classList.add('cur');
+    tiles.textContent = frame.tiles_left;
+    mark(hover);
+  }
+
+  function clear() {
+    hintBox.replaceChildren();
+    delete hintBox.dataset.click;
+    for (const c of cells) c.classList.remove('hint');
+  }
+
+  const statusText = (r) => {
+    if (r.status === 'cleared') return `cleared: the board is empty (+${id.rules.clear_bonus.toLocaleString('en-US')} bonus)`;
+    if (r.status === 'over') return `game over: no group left, ${r.now.tiles_left} tiles stay`;
+    return `your click: any group of ${id.rules.min_group} or more`;
+  };
+
+  const g = {
+    name: 'samegame',
+    title: 'SameGame',
+    board: grid,
+    sep: '-',
+    stats: [['tiles', tiles]],
+    setup: [
+      h('div', { class: 'row' }, h('label', {}, 'size ', sizeIn), colorsIn, h('label', {}, 'seed ', seedIn)),
+      h('div', { class: 'row' },
+        h('button', { class: 'primary', testid: 'new', onclick: () => newGame(seedIn.value) }, 'New game'),
+        h('button', { testid: 'random', onclick: () => newGame(String(Math.floor(Math.random() * 1e6))) }, 'Random seed'),
+        h('label', { for: symbolsIn.id, class: 'muted' }, symbolsIn, ' symbols')),
+    ],
+    extras: [hoverBox, hintBox],
+    autoLabel: 'Solve',
+    autoControls: [goalIn, searchIn, widthIn],
+    playOut: true,
+    help: 'Click a group of two or more to remove it (or move the cursor with the arrows, Enter removes its group); H shows the solver\'s next click, Z/Y undo and redo, Space plays the timeline. Solve plans the whole game and plays it out.',
+    solverName: () => (searchIn.value === 'beam' ? `the beam (width ${Number(widthIn.value).toLocaleString('en-US')})` : searchIn.selectedOptions[0].textContent),
+    urlParams: () => {
+      const p = id.board ? { board: id.board } : { w: id.size.split('x')[0], h: id.size.split('x')[1], c: id.colors, seed: id.seed };
+      if (id.rules.points !== DEFAULT_RULES.points) p.points = id.rules.points;
+      if (id.rules.clear_bonus !== DEFAULT_RULES.clear_bonus) p.bonus = id.rules.clear_bonus;
+      if (id.rules.min_group !== DEFAULT_RULES.min_group) p.min = id.rules.min_group;
+      return p;
+    },
+    async fetch(moves, all) {
+      const r = await post('/api/samegame/position', { ...where(), moves: pairs(moves), frames: all });
+      layout(r.width, r.height);
+      const legal = [];
+      r.now.cells.forEach((l, i) => { if (l) legal.push(token(i)); });
+      return { now: r.now, frames: all ? r.frames : undefined, legal, over: r.status !== 'playing', statusText: statusText(r) };
+    },
+    draw,
+    text: (frame) => frame.board.trimEnd(),
+    clear,
+    autoUrl(moves) {
+      const q = new URLSearchParams();
+      const s = where().start;
+      if (s.board) q.set('board', id.board);
+      else for (const k of ['width', 'height', 'colors', 'seed']) q.set(k, s[k]);
+      q.set('points', id.rules.points);
+      q.set('clear_bonus', id.rules.clear_bonus);
+      q.set('min_group', id.rules.min_group);
+      q.set('moves', moves.join('-'));
+      q.set('goal', goalIn.value);
+      q.set('search', searchIn.value);
+      q.set('beam', widthIn.value);
+      q.set('seconds', 300);
+      return `/api/samegame/auto?${q}`;
+    },
+    stream: { plan: (d) => d.moves.map((m, i) => [`${m[0]}.${m[1]}`, d.frames[i]]) },
+    doneText: (r) => `${r.search}: ${r.played} clicks to ${r.score.toLocaleString('en-US')} points, ${r.cleared ? 'the board cleared' : `${r.tiles_left} tiles left`}${r.stopped ? ' (the time ran out: the best game it had finished)' : ''}; checked, playing it out`,
+    exportRecord: (moves) => postText('/api/samegame/record', { ...where(), moves: pairs(moves.split('-').filter(Boolean)) }),
+    async loadRecord(text) {
+      const r = await post('/api/samegame/frames', `{"record": ${text}}`);
+      id.board = r.start.board.trimEnd().split('\n').join('/');
+      id.rules = r.rules;
+      const moves = r.moves.map(([x, y]) => `${x}.${y}`);
+      return { moves, message: `loaded a record of ${moves.length} clicks, score ${r.score.toLocaleString('en-US')}` };
+    },
+    key(e) {
+      const k = e.key;
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[k];
+      if (!d && k !== 'Enter') return false;
+      if (!cells.length) return true;
+      if (cursor === null) cursor = index(0, 0);
+      if (d) {
+        const [x, y] = token(cursor).split('.').map(Number);
+        const nx = Math.min(dims.w - 1, Math.max(0, x + d[0]));
+        const ny = Math.min(dims.h - 1, Math.max(0, y + d[1]));
+        for (const c of cells) c.classList.remove('cur');
+        cursor = index(nx, ny);
+        cells[cursor].classList.add('cur');
+        mark(cursor);
+      } else {
+        ctl.move(token(cursor));
+      }
+      return true;
+    },
+    async hint() {
+      clear();
+      hintBox.textContent = 'solving the rest of the game…';
+      try {
+        const r = await post('/api/samegame/hint', { from: { ...where(), moves: pairs(ctl.moves()) }, ...searchOpts() });
+        const [x, y] = r.moves[0];
+        const label = shown.cells[index(x, y)];
+        shown.cells.forEach((l, j) => { if (l === label) cells[j].classList.add('hint'); });
+        const first = r.frames[0];
+        hintBox.textContent = `the solver's next click removes ${first.removed} tiles for +${first.points.toLocaleString('en-US')} (outlined); its plan: ${r.moves.length} clicks to ${r.score.toLocaleString('en-US')} points, ${r.cleared ? 'the board cleared' : `${r.tiles_left} tiles left`}${r.stopped ? ' (the hint\'s time ran out: the best game it had finished)' : ''}`;
+        hintBox.dataset.click = `${x}.${y}`;
+      } catch (e) {
+        hintBox.textContent = '';
+        showError(e.message);
+      }
+    },
+  };
+  const ctl = controller(params, g);
+
+  grid.addEventListener('click', (e) => {
+    const c = e.target.closest('.c');
+    if (!c) return;
+    cursor = null;
+    ctl.move(`${c.dataset.x}.${c.dataset.y}`);
+  });
+  grid.addEventListener('mouseover', (e) => {
+    const c = e.target.closest('.c');
+    if (c) mark(cells.indexOf(c));
+  });
+  grid.addEventListener('mouseleave', () => mark(cursor));
+  const symbols = () => grid.classList.toggle('symbols', symbolsIn.checked);
+  symbolsIn.addEventListener('change', () => { localStorage.setItem(SYM_KEY, symbolsIn.checked ? '1' : '0'); symbols(); });
+  symbols();
+
+  function newGame(seed) {
+    id.size = sizeIn.value;
+    id.colors = colorsIn.value;
+    id.seed = digits(String(seed)) ? String(seed) : '0';
+    id.board = null;
+    id.rules = { ...DEFAULT_RULES };
+    seedIn.value = id.seed;
+    cursor = null;
+    hover = null;
+    ctl.reset();
+  }
+  sizeIn.addEventListener('change', () => newGame(seedIn.value));
+  colorsIn.addEventListener('change', () => newGame(seedIn.value));
+  seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(seedIn.value); });
+  searchIn.addEventListener('change', () => { widthIn.disabled = searchIn.value === 'nrpa'; });
+  goalIn.addEventListener('change', () => {
+    // NRPA plays for points only.
+    if (goalIn.value === 'clear') searchIn.value = 'beam';
+    widths();
+    for (const o of searchIn.options) o.disabled = goalIn.value === 'clear' && o.value !== 'beam';
+    widthIn.disabled = searchIn.value === 'nrpa';
+  });
+
+  root.append(h('div', {}, grid), ctl.panel);
+  await ctl.start();
+  return () => ctl.unmount();
+}
