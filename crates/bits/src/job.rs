@@ -70,6 +70,10 @@ pub struct Step {
     pub state: String,
     /// The score after the move.
     pub score: i64,
+    /// The position after the move as the game's timeline frame (JSON), where the verb gives
+    /// one (the live contract's `auto` does; `null` otherwise).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub frame: serde_json::Value,
 }
 
 /// A step callback: called from any worker thread, so it must be `Sync`.

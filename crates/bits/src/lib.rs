@@ -16,6 +16,8 @@
 //! - [`sealed`]: files sealed by that checksum, and a reader of their little-endian headers.
 //! - [`job`]: what every game's API shares: the caller's abort flag and progress callback, the
 //!   error a verb returns, and the `--shard K/N` of a batch.
+//! - [`live`]: the one contract every game gives its front ends (position, record, frames,
+//!   hint, auto, check), written once over the [`live::Game`] trait.
 //! - [`rng`]: a seeded xoshiro256** generator (seeded through SplitMix64), documented so that
 //!   another program can reproduce our boards and queues from a seed.
 //!
@@ -38,6 +40,7 @@ pub mod hash;
 pub mod iter;
 pub mod job;
 pub mod learn;
+pub mod live;
 pub mod mask;
 pub mod pext;
 pub mod prefetch;

@@ -233,6 +233,7 @@ impl SearchArgs {
             params: None,
             ntuple: self.ntuple.as_ref().map(|p| p.display().to_string()),
             network: None,
+            node_cap: None,
         };
         // The options are checked before the files are read (the order of the messages).
         spec.config()?;

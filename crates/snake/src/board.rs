@@ -187,6 +187,25 @@ impl Dir {
     }
 }
 
+impl std::fmt::Display for Dir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl std::str::FromStr for Dir {
+    type Err = String;
+
+    /// A record letter, either case.
+    fn from_str(s: &str) -> Result<Dir, String> {
+        let mut cs = s.chars();
+        match (cs.next().and_then(Dir::from_letter), cs.next()) {
+            (Some(d), None) => Ok(d),
+            _ => Err("is not one of U, R, D, L".into()),
+        }
+    }
+}
+
 /// Why a move ended the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Death {

@@ -72,6 +72,19 @@ impl Dir {
     }
 }
 
+impl std::str::FromStr for Dir {
+    type Err = String;
+
+    /// A one-letter name, either case.
+    fn from_str(s: &str) -> Result<Dir, String> {
+        let mut cs = s.chars();
+        match (cs.next().and_then(Dir::from_letter), cs.next()) {
+            (Some(d), None) => Ok(d),
+            _ => Err("is not one of U, D, L, R".into()),
+        }
+    }
+}
+
 impl fmt::Display for Dir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.letter())

@@ -544,3 +544,309 @@ mod tests {
         assert_eq!(plan(&over, Control::new()).unwrap_err().to_string(), "the game is over (over)");
     }
 }
+
+/// SameGame under the one live contract ([`bits::live::Game`]): the setup is the board
+/// (generated from the seed, or given) and the rules, a move is a click on a group, the solver
+/// is `samegame solve`'s, and `auto` plays its plan out click by click.
+pub mod contract {
+    use std::fmt;
+    use std::str::FromStr;
+
+    use bits::live::{Caps, Game, Hint, Phase, Status, Turns};
+    use serde::{Deserialize, Serialize};
+
+    use super::{rules_or_defaults, Frame, GenRequest, PlanRequest, PositionRequest, Start};
+    use super::{Control, Error, Search as Method, SolveGoal};
+    use crate::board::Board;
+    use crate::trace::{self, Record, RulesRecord};
+    use crate::Rules;
+
+    /// SameGame as the contract sees it.
+    #[derive(Debug, Clone, Copy)]
+    pub struct SameGame;
+
+    /// The board and the rules; the contract's seed generates the board unless `board` is
+    /// given.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Setup {
+        /// Columns of a generated board (1-64).
+        pub width: usize,
+        /// Rows of a generated board (1-32).
+        pub height: usize,
+        /// Colours of a generated board (1-8).
+        pub colors: usize,
+        /// A board in the text form instead (digits `0`-`7`, `.` empty, rows top first).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub board: Option<String>,
+        /// The scoring and the smallest removable group.
+        #[serde(deserialize_with = "rules_or_defaults")]
+        pub rules: RulesRecord,
+    }
+
+    impl Default for Setup {
+        fn default() -> Self {
+            let g = GenRequest::default();
+            Setup {
+                width: g.width,
+                height: g.height,
+                colors: g.colors,
+                board: None,
+                rules: (&Rules::default()).into(),
+            }
+        }
+    }
+
+    /// A click: column from the left, row from the bottom, any tile of the group. Written
+    /// `x.y`; clicks are separated by `-`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Click(pub [u8; 2]);
+
+    impl fmt::Display for Click {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}.{}", self.0[0], self.0[1])
+        }
+    }
+
+    impl FromStr for Click {
+        type Err = String;
+
+        fn from_str(s: &str) -> Result<Click, String> {
+            let bad = || "is not x.y (column from the left, row from the bottom)".to_string();
+            let (x, y) = s.split_once('.').ok_or_else(bad)?;
+            Ok(Click([x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?]))
+        }
+    }
+
+    /// A game in progress: the start, the rules and the checked clicks.
+    #[derive(Debug, Clone)]
+    pub struct State {
+        start: Board,
+        rules: Rules,
+        moves: Vec<trace::Move>,
+        v: trace::Verified,
+    }
+
+    impl State {
+        fn request(&self) -> PositionRequest {
+            PositionRequest {
+                start: Start { board: Some(self.start.to_string()), ..Start::default() },
+                rules: (&self.rules).into(),
+                moves: self.moves.iter().map(|&(x, y)| [x, y]).collect(),
+                frames: false,
+                record: false,
+            }
+        }
+
+        fn frame(&self) -> Frame {
+            let click = self.moves.last().map(|&(x, y)| {
+                let (n, p) = self.v.steps.last().copied().unwrap_or((0, 0));
+                ([x, y], n, p)
+            });
+            Frame::of(&self.v.last, &self.rules, self.v.score, click)
+        }
+    }
+
+    /// The solver of `hint` and `auto` (as `samegame solve`'s options).
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Search {
+        /// `score` (the most points) or `clear` (an empty board).
+        pub goal: SolveGoal,
+        /// `beam` (both goals), `nrpa` or `beam-nrpa` (score goal).
+        pub search: Method,
+        /// Beam width (`None`: `solve`'s default for the goal).
+        pub width: Option<usize>,
+        /// NRPA's nesting level (1 to 3).
+        pub level: u32,
+        /// NRPA's iterations per level (1 to 1000).
+        pub iterations: u32,
+        /// Seed of the playouts.
+        pub seed: u64,
+    }
+
+    impl Default for Search {
+        fn default() -> Self {
+            let d = PlanRequest::default();
+            Search {
+                goal: d.goal,
+                search: d.search,
+                width: d.width,
+                level: d.level,
+                iterations: d.iterations,
+                seed: d.seed,
+            }
+        }
+    }
+
+    impl Search {
+        fn plan_request(&self, s: &State) -> PlanRequest {
+            PlanRequest {
+                from: s.request(),
+                goal: self.goal,
+                search: self.search,
+                width: self.width,
+                level: self.level,
+                iterations: self.iterations,
+                seed: self.seed,
+            }
+        }
+    }
+
+    /// What a hint adds: the solver's whole plan from the position.
+    pub type Detail = super::Plan;
+
+    fn plan(s: &State, search: &Search, ctl: Control) -> Result<super::Plan, Error> {
+        super::plan(&search.plan_request(s), ctl)
+    }
+
+    impl Game for SameGame {
+        const NAME: &'static str = "samegame";
+        const TITLE: &'static str = "SameGame";
+        const SEP: &'static str = "-";
+        const MAX_MOVES: usize = super::MAX_MOVES;
+
+        type Setup = Setup;
+        type Move = Click;
+        type State = State;
+        type Snapshot = Frame;
+        type Frame = Frame;
+        type Record = Record;
+        type Search = Search;
+        type Detail = Detail;
+
+        fn start(setup: &Setup, seed: u64) -> Result<State, Error> {
+            let start = Start {
+                width: setup.width,
+                height: setup.height,
+                colors: setup.colors,
+                seed,
+                board: setup.board.clone(),
+            }
+            .board()?;
+            let rules =
+                Rules::try_from(&setup.rules).map_err(|e| Error::input(format!("rules: {e}")))?;
+            let v = trace::verify(&start, &[], &rules)
+                .map_err(|(_, e)| Error::input(format!("board: {e}")))?;
+            Ok(State { start, rules, moves: Vec::new(), v })
+        }
+
+        fn play(s: &mut State, c: &Click) -> Result<(), String> {
+            let [x, y] = c.0;
+            let (n, p) = crate::groups::play(&mut s.v.last, x.into(), y.into(), &s.rules)
+                .map_err(|e| e.to_string())?;
+            s.moves.push((x, y));
+            s.v.score += p;
+            s.v.steps.push((n, p));
+            s.v.tiles_left = s.v.last.tiles();
+            s.v.cleared = s.v.last.is_clear();
+            s.v.game_over =
+                crate::groups::Groups::new().find(&s.v.last, s.rules.min_group).is_empty();
+            Ok(())
+        }
+
+        fn legal(s: &State) -> Vec<Click> {
+            let mut gs = crate::groups::Groups::new();
+            gs.find(&s.v.last, s.rules.min_group.max(2)).iter().map(|g| Click([g.x, g.y])).collect()
+        }
+
+        fn status(s: &State) -> Status {
+            match (s.v.cleared, s.v.game_over) {
+                (true, _) => Status::new(Phase::Won, "cleared", "the board is empty"),
+                (false, true) => Status::new(
+                    Phase::Over,
+                    "stuck",
+                    format!("{} tiles left, and no group to remove", s.v.tiles_left),
+                ),
+                (false, false) => Status::playing(),
+            }
+        }
+
+        fn score(s: &State) -> i64 {
+            s.v.score
+        }
+
+        fn snapshot(s: &State) -> Frame {
+            s.frame()
+        }
+
+        fn frame(s: &State) -> Frame {
+            s.frame()
+        }
+
+        fn text(s: &State) -> String {
+            s.v.last.to_string()
+        }
+
+        fn record(s: &State, _player: &str) -> Record {
+            Record::new(&s.start, &s.rules, &s.moves, &s.v)
+        }
+
+        fn unrecord(rec: &Record) -> Result<(Setup, u64, Vec<Click>), Error> {
+            let req = super::from_record(rec)?;
+            let setup = Setup { board: req.start.board, rules: req.rules, ..Setup::default() };
+            Ok((setup, 0, req.moves.into_iter().map(Click).collect()))
+        }
+
+        fn cap(s: &mut Search, caps: &Caps) -> Result<(), Error> {
+            let most = usize::try_from(caps.width).unwrap_or(usize::MAX);
+            s.width = Some(s.width.unwrap_or(match s.goal {
+                SolveGoal::Clear => 1000,
+                _ => 30,
+            }))
+            .map(|w| w.min(most));
+            if s.width == Some(0) {
+                return Err(Error::input("search.width: must be at least 1"));
+            }
+            if !matches!(s.search, Method::Beam | Method::Nrpa | Method::BeamNrpa) {
+                return Err(Error::input("search.search: beam, nrpa or beam-nrpa"));
+            }
+            if !(1..=3).contains(&s.level) {
+                return Err(Error::input("search.level: must be 1 to 3"));
+            }
+            if !(1..=1000).contains(&s.iterations) {
+                return Err(Error::input("search.iterations: must be 1 to 1000"));
+            }
+            Ok(())
+        }
+
+        fn solver(s: &Search) -> String {
+            match s.search {
+                Method::Nrpa => "nrpa",
+                Method::BeamNrpa => "beam-nrpa",
+                _ => "beam",
+            }
+            .into()
+        }
+
+        fn hint(s: &State, search: &Search, ctl: Control) -> Result<Hint<Detail>, Error> {
+            let p = plan(s, search, ctl)?;
+            let first = p.moves.first().ok_or_else(|| Error::failed("the plan has no click"))?;
+            Ok(Hint {
+                mv: Click(*first).to_string(),
+                values: Vec::new(),
+                unit: String::new(),
+                solver: p.search.clone(),
+                detail: p,
+            })
+        }
+
+        fn auto(s: &mut State, search: &Search, turns: &mut Turns<Self>) -> Result<(), Error> {
+            if !turns.more(s) {
+                return Ok(());
+            }
+            let p = match plan(s, search, turns.ctl()) {
+                Ok(p) => p,
+                Err(Error::Aborted) => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            for c in p.moves {
+                if !turns.more(s) {
+                    break;
+                }
+                turns.play(s, Click(c))?;
+            }
+            Ok(())
+        }
+    }
+}

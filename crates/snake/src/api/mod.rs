@@ -25,6 +25,7 @@
 //! ```
 
 mod bench;
+pub mod contract;
 pub mod live;
 mod play;
 mod text;

@@ -296,6 +296,7 @@ pub fn auto(req: &AutoRequest, ctl: Control) -> Result<AutoResponse, Error> {
             action: c.dir.letter().to_string(),
             state: g.board().to_string(),
             score: g.score() as i64,
+            frame: serde_json::Value::Null,
         });
     }
     let record = g.record();

@@ -48,6 +48,7 @@ use crate::ntuple::{self, Meta};
 use crate::search::{Depth, Params, SearchConfig};
 
 mod bench;
+pub mod contract;
 pub mod live;
 mod play;
 mod replay;
@@ -116,6 +117,10 @@ pub struct SearchSpec {
     /// it with [`load_network`].
     #[serde(skip)]
     pub network: Option<Arc<MultiStage>>,
+    /// A hard cap on each move's search nodes, set by a front end's caps (the live
+    /// contract's `cap`): the search stops there and the deepest finished iteration answers.
+    #[serde(skip)]
+    pub node_cap: Option<u64>,
 }
 
 impl Default for SearchSpec {
@@ -136,6 +141,7 @@ impl Default for SearchSpec {
             params: None,
             ntuple: None,
             network: None,
+            node_cap: None,
         }
     }
 }

@@ -220,6 +220,7 @@ fn play_one<E: Evaluator>(
                         action: c.dir.letter().to_string(),
                         state: g.board().to_string(),
                         score: g.score() as i64,
+                        frame: serde_json::Value::Null,
                     });
                 }
                 debug_assert!(r != Err(crate::MoveError::Illegal), "search chose an illegal move");

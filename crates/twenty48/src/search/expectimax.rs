@@ -329,7 +329,11 @@ pub struct Searcher<'h, G: MoveGen = FastMoves, E: Evaluator = Heuristic> {
     /// The node count at which the flag is read next (`u64::MAX` without a flag, 0 once it
     /// was found set).
     poll_at: u64,
-    /// Whether the flag was found set during the current root search.
+    /// The node count at which the search stops as if aborted ([`Searcher::cap_nodes`];
+    /// `u64::MAX`: no cap).
+    cap_at: u64,
+    /// Whether the flag was found set (or the node cap reached) during the current root
+    /// search.
     stopped: bool,
     /// Each move's value in the last root search (`None`: the move changes nothing).
     root_values: [Option<f32>; 4],
@@ -363,6 +367,7 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             nodes: 0,
             abort: None,
             poll_at: u64::MAX,
+            cap_at: u64::MAX,
             stopped: false,
             root_values: [None; 4],
         }
@@ -396,6 +401,11 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         if self.stopped {
             return true;
         }
+        if self.nodes >= self.cap_at {
+            self.stopped = true;
+            self.poll_at = 0;
+            return true;
+        }
         match self.abort {
             Some(flag) if flag.load(Ordering::Relaxed) => {
                 self.stopped = true;
@@ -403,14 +413,22 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
                 true
             }
             Some(_) => {
-                self.poll_at = self.nodes + POLL_NODES;
+                self.poll_at = (self.nodes + POLL_NODES).min(self.cap_at);
                 false
             }
             None => {
-                self.poll_at = u64::MAX;
+                self.poll_at = self.cap_at;
                 false
             }
         }
+    }
+
+    /// Caps the next move's search at `nodes` more nodes: the search stops there as if its
+    /// abort flag were set, and the deepening rules answer with the deepest iteration that
+    /// finished. A front end calls it before every move; without it there is no cap.
+    pub fn cap_nodes(&mut self, nodes: u64) {
+        self.cap_at = self.nodes.saturating_add(nodes);
+        self.poll_at = self.poll_at.min(self.cap_at);
     }
 
     /// Starts a root search: clears the stop of an aborted one.
@@ -500,6 +518,10 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             d += 1;
             let mark = self.nodes;
             let next = self.root(board, d)?;
+            if self.stopped {
+                // Stopped part way: the deepest finished iteration answers.
+                break;
+            }
             changed = next.dir != best.dir;
             best = next;
             before = last;
@@ -554,7 +576,11 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         let mut best = self.search_root(board, d)?;
         while d < max_layers && !self.stopped && more(d) {
             d += 1;
-            best = self.search_root(board, d)?;
+            let next = self.search_root(board, d)?;
+            if self.stopped {
+                break;
+            }
+            best = next;
         }
         Some(best)
     }

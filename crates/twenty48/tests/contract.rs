@@ -1,0 +1,57 @@
+//! The one live contract's properties (`bits::live::suite`) on 2048.
+
+use bits::job::Control;
+use bits::live::suite::{check, Case};
+use twenty48::api::contract::{Setup, Twenty48};
+use twenty48::api::{play, PlayRequest, SearchSpec};
+
+const SNAKE_RECORD: &str = r#"{"config":{"size":"4x4","start_x":2,"start_y":2,"start_len":1,"stall_limit":1000},"seed":1,"player":"hand","moves":"","fruits":[0],"score":0,"status":"Running"}"#;
+
+#[test]
+fn twenty48_keeps_the_contract() {
+    let search = |depth| SearchSpec { depth: Some(depth), tt_bits: 12, ..SearchSpec::default() };
+    let cases = vec![
+        Case::<Twenty48> { setup: Setup::default(), seed: 9, search: search(1), max_moves: 60 },
+        Case { setup: Setup::default(), seed: u64::MAX, search: search(2), max_moves: 25 },
+        // Played to its end.
+        Case { setup: Setup::default(), seed: 3, search: search(1), max_moves: 5000 },
+    ];
+    let cli = |c: &Case<Twenty48>| {
+        let req = PlayRequest {
+            games: 1,
+            seed: c.seed,
+            max_moves: c.max_moves,
+            search: c.search.clone(),
+            ..Default::default()
+        };
+        play(&req, Control::new()).unwrap().games[0].record.clone().unwrap()
+    };
+    check(&cases, cli, ("Snake", SNAKE_RECORD, |t| t.contains("\"fruits\"")));
+}
+
+#[test]
+fn absurd_budgets_are_held_to_the_caps() {
+    use bits::live::{hint, Caps, HintRequest, PositionRequest};
+    let caps = Caps { nodes: 200_000, ..Caps::default() };
+    for search in [
+        SearchSpec { time_per_move: Some(1_000_000_000), ..SearchSpec::default() },
+        SearchSpec { depth: Some(16), prob_cutoff: 0.0, ..SearchSpec::default() },
+        SearchSpec { budget: Some(u64::MAX), max_depth: 16, tt_bits: 30, ..SearchSpec::default() },
+    ] {
+        let req = HintRequest::<Twenty48> {
+            from: PositionRequest { seed: 4, moves: "LURD".into(), ..Default::default() },
+            search: search.clone(),
+        };
+        let h = hint(&req, &caps, Control::new()).unwrap();
+        // The search stops within one poll interval of the cap.
+        assert!(h.detail.nodes <= caps.nodes + 5_000, "{search:?}: {} nodes", h.detail.nodes);
+        assert!(h.detail.depth <= 10, "{search:?}: depth {}", h.detail.depth);
+        assert!(h.values.iter().any(|v| v.mv == h.mv));
+    }
+    // The same request without caps searches past them: the cap did the holding.
+    let req = HintRequest::<Twenty48> {
+        from: PositionRequest { seed: 4, moves: "LURD".into(), ..Default::default() },
+        search: SearchSpec { depth: Some(6), prob_cutoff: 0.0, ..SearchSpec::default() },
+    };
+    assert!(hint(&req, &Caps::NONE, Control::new()).unwrap().detail.nodes > 200_000);
+}
