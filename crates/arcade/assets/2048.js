@@ -6,14 +6,11 @@ import { controller } from '/assets/timeline.js';
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
 const NAMES = { U: 'up ↑', D: 'down ↓', L: 'left ←', R: 'right →' };
 
-/** Tiles of a board in the text form (`2 . . ./...`), row by row. */
-function parseBoard(text) {
-  return text.split('/').flatMap((row) => row.trim().split(/\s+/).map((c) => (c === '.' ? 0 : Number(c))));
-}
-
 export async function mount(root, params) {
   const id = {
-    seed: /^\d+$/.test(params.seed || '') ? Number(params.seed) : Math.floor(Math.random() * 1e6),
+    // Seeds are kept as text: past 2^53 a browser's numbers lose digits (the server reads
+    // strings).
+    seed: /^\d{1,20}$/.test(params.seed || '') ? params.seed : String(Math.floor(Math.random() * 1e6)),
     spawn: /^\d+$/.test(params.spawn || '') ? params.spawn : null, // a record's spawn seed, kept as text (u64)
   };
   const grid = h('div', { class: 'g2048', testid: 'board', tabindex: 0, 'aria-label': '2048 board' });
@@ -24,10 +21,9 @@ export async function mount(root, params) {
     ...[['20000', 'quick (20k nodes)'], ['100000', 'fast (100k)'], ['500000', 'standard (500k)'], ['2000000', 'strong (2M)']]
       .map(([v, t]) => h('option', { value: v, selected: v === '100000' }, t)));
   const hintBox = h('div', { class: 'hint', testid: 'hint' });
-  const where = () => (id.spawn !== null ? { seed: 0, spawn_seed: String(id.spawn) } : { seed: id.seed });
-  const query = () => (id.spawn !== null ? `spawn_seed=${id.spawn}` : `seed=${id.seed}`);
+  const where = () => (id.spawn !== null ? { setup: { spawn_seed: String(id.spawn) }, seed: '0' } : { seed: id.seed });
   const frame = (s) => ({ tiles: s.tiles, score: s.score, board: s.board });
-  const STATUS = { playing: 'your move', over: 'game over: no move is legal' };
+  const statusText = (st) => (st.phase === 'playing' ? 'your move' : st.code === 'no_moves' ? 'game over: no move is legal' : `ended: ${st.message}`);
 
   const g = {
     name: '2048',
@@ -35,21 +31,21 @@ export async function mount(root, params) {
     board: grid,
     sep: '',
     setup: [h('div', { class: 'row' }, h('label', {}, 'seed ', seedIn),
-      h('button', { class: 'primary', testid: 'new', onclick: () => newGame(Number(seedIn.value)) }, 'New game'),
-      h('button', { testid: 'random', onclick: () => newGame(Math.floor(Math.random() * 1e6)) }, 'Random seed'))],
+      h('button', { class: 'primary', testid: 'new', onclick: () => newGame(seedIn.value) }, 'New game'),
+      h('button', { testid: 'random', onclick: () => newGame(String(Math.floor(Math.random() * 1e6))) }, 'Random seed'))],
     extras: [hintBox],
     autoControls: [budget],
     help: 'Arrows or WASD move (swipe on a touch screen); H hints, Z/Y undo and redo, Space plays the timeline.',
     solverName: () => 'the expectimax',
     urlParams: () => (id.spawn !== null ? { spawn: id.spawn } : { seed: id.seed }),
     async fetch(moves, all) {
-      const r = await post('/api/2048/position', { ...where(), moves: moves.join(''), snapshots: all });
+      const r = await post('/api/2048/position', { ...where(), moves: moves.join(''), frames: all });
       return {
         now: frame(r.now),
-        frames: all ? r.snapshots.map(frame) : undefined,
+        frames: all ? r.frames.map(frame) : undefined,
         legal: r.legal,
-        over: r.status !== 'playing',
-        statusText: STATUS[r.status] || `ended (${r.status.replace('_', ' ')})`,
+        over: r.status.phase !== 'playing',
+        statusText: statusText(r.status),
       };
     },
     draw(f) {
@@ -63,28 +59,28 @@ export async function mount(root, params) {
     },
     text: (f) => f.board,
     clear: () => { hintBox.replaceChildren(); delete hintBox.dataset.best; },
-    autoUrl: (moves) => `/api/2048/auto?${query()}&moves=${moves.join('')}&budget=${budget.value}`,
-    stream: { step: (s) => [[s.action, { tiles: parseBoard(s.state), score: s.score, board: s.state }]] },
-    doneText: (r) => `played ${r.played} moves (${r.setting}); the record replays`,
+    autoUrl: (moves) => `/api/2048/auto?r=${encodeURIComponent(JSON.stringify({ from: { ...where(), moves: moves.join('') }, search: { budget: Number(budget.value) } }))}`,
+    stream: { steps: (d) => d.steps.map((s) => [s.move, frame(s.frame)]) },
+    doneText: (r) => `played ${r.played} moves; the record replays`,
     exportRecord: (moves) => postText('/api/2048/record', { ...where(), moves }),
     async loadRecord(text) {
       // The record goes to the server as written: its seed may not fit a browser number.
       const f = await post('/api/2048/frames', `{"record": ${text}}`);
-      if (f.spawn_seed === null) throw new Error('record: it has no seed; the arcade replays seeded records');
-      id.spawn = f.spawn_seed;
-      return { moves: [...f.moves], message: `loaded a record of ${f.moves.length} moves, score ${f.score.toLocaleString('en-US')}` };
+      id.spawn = f.setup.spawn_seed;
+      const of = f.count > 1 ? ` (the first of ${f.count} records)` : '';
+      return { moves: [...f.moves], message: `loaded a record of ${f.moves.length} moves${of}, score ${f.score.toLocaleString('en-US')}` };
     },
     keys: DIRS,
     async hint() {
       hintBox.replaceChildren(h('span', { class: 'muted' }, 'searching…'));
       try {
-        const r = await post('/api/2048/hint', { ...where(), moves: ctl.moves().join(''), search: { budget: Number(budget.value) } });
+        const r = await post('/api/2048/hint', { from: { ...where(), moves: ctl.moves().join('') }, search: { budget: Number(budget.value) } });
         hintBox.replaceChildren(...r.values.flatMap((v) => [
-          h('span', { class: v.dir === r.best ? 'best' : '' }, NAMES[v.dir]),
-          h('span', { class: v.dir === r.best ? 'best' : '', 'data-dir': v.dir }, v.value.toFixed(1)),
-          h('span', { class: 'muted' }, v.dir === r.best ? `best, depth ${r.depth}` : ''),
-        ]), h('span', { class: 'muted', testid: 'hint-nodes' }, `${r.nodes.toLocaleString('en-US')} nodes`));
-        hintBox.dataset.best = r.best || '';
+          h('span', { class: v.move === r.move ? 'best' : '' }, NAMES[v.move]),
+          h('span', { class: v.move === r.move ? 'best' : '', 'data-dir': v.move }, Math.round(v.value).toLocaleString('en-US')),
+          h('span', { class: 'muted' }, v.move === r.move ? `best, depth ${r.detail.depth}` : ''),
+        ]), h('span', { class: 'muted', testid: 'hint-nodes' }, `${r.detail.nodes.toLocaleString('en-US')} nodes`));
+        hintBox.dataset.best = r.move || '';
       } catch (e) {
         hintBox.replaceChildren();
         showError(e.message);
@@ -94,12 +90,12 @@ export async function mount(root, params) {
   const ctl = controller(params, g);
 
   function newGame(seed) {
-    id.seed = Number.isFinite(seed) ? seed : 0;
+    id.seed = /^\d{1,20}$/.test(String(seed)) ? String(seed) : '0';
     id.spawn = null;
     seedIn.value = id.seed;
     ctl.reset();
   }
-  seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(Number(seedIn.value)); });
+  seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(seedIn.value); });
   let touch = null;
   grid.addEventListener('pointerdown', (e) => { touch = [e.clientX, e.clientY]; });
   grid.addEventListener('pointerup', (e) => {

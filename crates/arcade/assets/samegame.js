@@ -18,7 +18,6 @@ const SEARCHES = [['beam', 'beam'], ['nrpa', 'NRPA'], ['beam-nrpa', 'beam, then 
 const SYM_KEY = 'bitarcade.samegame.symbols';
 
 const digits = (s) => /^\d+$/.test(s || '');
-const pairs = (moves) => moves.map((m) => m.split('.').map(Number));
 
 export async function mount(root, params) {
   const size = SIZES.includes(`${params.w}x${params.h}`) ? `${params.w}x${params.h}` : '15x15';
@@ -59,8 +58,9 @@ export async function mount(root, params) {
   const hintBox = h('div', { class: 'muted', testid: 'hint' });
   const tiles = h('b', { testid: 'tiles' }, '0');
 
-  const genStart = () => ({ width: Number(id.size.split('x')[0]), height: Number(id.size.split('x')[1]), colors: Number(id.colors), seed: id.seed });
-  const where = () => ({ start: id.board ? { board: id.board.split('/').join('\n') } : genStart(), rules: id.rules });
+  const where = () => (id.board
+    ? { setup: { board: id.board.split('/').join('\n'), rules: id.rules }, seed: '0' }
+    : { setup: { width: Number(id.size.split('x')[0]), height: Number(id.size.split('x')[1]), colors: Number(id.colors), rules: id.rules }, seed: id.seed });
   const searchOpts = () => ({ goal: goalIn.value, search: searchIn.value, width: Number(widthIn.value) });
   const token = (i) => `${i % dims.w}.${dims.h - 1 - Math.floor(i / dims.w)}`;
   const index = (x, y) => (dims.h - 1 - y) * dims.w + x;
@@ -115,8 +115,8 @@ export async function mount(root, params) {
   }
 
   const statusText = (r) => {
-    if (r.status === 'cleared') return `cleared: the board is empty (+${id.rules.clear_bonus.toLocaleString('en-US')} bonus)`;
-    if (r.status === 'over') return `game over: no group left, ${r.now.tiles_left} tiles stay`;
+    if (r.status.code === 'cleared') return `cleared: the board is empty (+${id.rules.clear_bonus.toLocaleString('en-US')} bonus)`;
+    if (r.status.phase === 'over') return `game over: no group left, ${r.now.tiles_left} tiles stay`;
     return `your click: any group of ${id.rules.min_group} or more`;
   };
 
@@ -147,39 +147,30 @@ export async function mount(root, params) {
       return p;
     },
     async fetch(moves, all) {
-      const r = await post('/api/samegame/position', { ...where(), moves: pairs(moves), frames: all });
-      layout(r.width, r.height);
+      const r = await post('/api/samegame/position', { ...where(), moves: moves.join('-'), frames: all });
+      const rows = r.now.board.trimEnd().split('\n');
+      layout(rows[0].length, rows.length);
       const legal = [];
       r.now.cells.forEach((l, i) => { if (l) legal.push(token(i)); });
-      return { now: r.now, frames: all ? r.frames : undefined, legal, over: r.status !== 'playing', statusText: statusText(r) };
+      return { now: r.now, frames: all ? r.frames : undefined, legal, over: r.status.phase !== 'playing', statusText: statusText(r) };
     },
     draw,
     text: (frame) => frame.board.trimEnd(),
     clear,
     autoUrl(moves) {
-      const q = new URLSearchParams();
-      const s = where().start;
-      if (s.board) q.set('board', id.board);
-      else for (const k of ['width', 'height', 'colors', 'seed']) q.set(k, s[k]);
-      q.set('points', id.rules.points);
-      q.set('clear_bonus', id.rules.clear_bonus);
-      q.set('min_group', id.rules.min_group);
-      q.set('moves', moves.join('-'));
-      q.set('goal', goalIn.value);
-      q.set('search', searchIn.value);
-      q.set('beam', widthIn.value);
-      q.set('seconds', 300);
-      return `/api/samegame/auto?${q}`;
+      const r = { from: { ...where(), moves: moves.join('-') }, search: searchOpts() };
+      return `/api/samegame/auto?seconds=300&r=${encodeURIComponent(JSON.stringify(r))}`;
     },
-    stream: { plan: (d) => d.moves.map((m, i) => [`${m[0]}.${m[1]}`, d.frames[i]]) },
-    doneText: (r) => `${r.search}: ${r.played} clicks to ${r.score.toLocaleString('en-US')} points, ${r.cleared ? 'the board cleared' : `${r.tiles_left} tiles left`}${r.stopped ? ' (the time ran out: the best game it had finished)' : ''}; checked, playing it out`,
-    exportRecord: (moves) => postText('/api/samegame/record', { ...where(), moves: pairs(moves.split('-').filter(Boolean)) }),
+    stream: { steps: (d) => d.steps.map((s) => [s.move, s.frame]) },
+    doneText: (r) => `${g.solverName()}: ${r.played} clicks to ${r.score.toLocaleString('en-US')} points, ${r.status.code === 'cleared' ? 'the board cleared' : r.status.message}${r.stop === 'aborted' ? ' (stopped)' : ''}; checked, playing it out`,
+    exportRecord: (moves) => postText('/api/samegame/record', { ...where(), moves }),
     async loadRecord(text) {
       const r = await post('/api/samegame/frames', `{"record": ${text}}`);
-      id.board = r.start.board.trimEnd().split('\n').join('/');
-      id.rules = r.rules;
-      const moves = r.moves.map(([x, y]) => `${x}.${y}`);
-      return { moves, message: `loaded a record of ${moves.length} clicks, score ${r.score.toLocaleString('en-US')}` };
+      id.board = r.setup.board.trimEnd().split('\n').join('/');
+      id.rules = r.setup.rules;
+      const moves = r.moves.split('-').filter(Boolean);
+      const of = r.count > 1 ? ` (the first of ${r.count} records)` : '';
+      return { moves, message: `loaded a record of ${moves.length} clicks${of}, score ${r.score.toLocaleString('en-US')}` };
     },
     key(e) {
       const k = e.key;
@@ -204,7 +195,8 @@ export async function mount(root, params) {
       clear();
       hintBox.textContent = 'solving the rest of the game…';
       try {
-        const r = await post('/api/samegame/hint', { from: { ...where(), moves: pairs(ctl.moves()) }, ...searchOpts() });
+        const h0 = await post('/api/samegame/hint', { from: { ...where(), moves: ctl.moves().join('-') }, search: searchOpts() });
+        const r = h0.detail;
         const [x, y] = r.moves[0];
         const label = shown.cells[index(x, y)];
         shown.cells.forEach((l, j) => { if (l === label) cells[j].classList.add('hint'); });

@@ -6,13 +6,8 @@ import { controller } from '/assets/timeline.js';
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
 const PLAYERS = ['shortest', 'astar', 'longest', 'lookahead', 'cycle', 'repair', 'tree', 'knit', 'dash'];
 const SIZES = ['6x6', '8x8', '10x10', '12x12', '16x16', '20x20', '9x7'];
-const STATUS = {
-  Running: 'your move: arrows or WASD, one step a key',
-  Won: 'won: the snake fills the board',
-  Stalled: 'stopped: too many moves without eating',
-  'Died(Wall)': 'crashed into the wall',
-  'Died(Body)': 'ran into itself',
-};
+const YOUR_MOVE = 'your move: arrows or WASD, one step a key';
+const statusText = (st) => (st.phase === 'playing' ? YOUR_MOVE : st.phase === 'won' ? `won: ${st.message}` : st.message);
 
 export async function mount(root, params) {
   const id = {
@@ -21,7 +16,7 @@ export async function mount(root, params) {
   };
   let dims = { w: 10, h: 10 };
   let start = [];
-  let status = 'Running';
+  let status = { phase: 'playing', code: 'playing', message: '' };
   const grid = h('div', { class: 'gsnake', testid: 'board', tabindex: 0, 'aria-label': 'Snake board' });
   let cells = [];
 
@@ -49,7 +44,7 @@ export async function mount(root, params) {
     return out;
   }
   // A crash leaves the board as it was: its frame is drawn from the move before, marked.
-  const crashed = (k) => k > 0 && k === ctl.st.moves.length && status.startsWith('Died');
+  const crashed = (k) => k > 0 && k === ctl.st.moves.length && status.code.startsWith('died');
 
   function text(frame, k) {
     const b = body(crashed(k) ? k - 1 : k);
@@ -99,38 +94,42 @@ export async function mount(root, params) {
     urlParams: () => ({ size: id.size, seed: id.seed, player: playerIn.value }),
     async fetch(moves, all) {
       const r = await post('/api/snake/position', { ...where(), moves: moves.join(''), frames: all });
-      layout(r.width, r.height);
-      start = r.start;
+      layout(r.now.width, r.now.height);
+      start = r.now.start;
       status = r.status;
       const now = { head: r.now.body[0], len: r.now.body.length, fruit: r.now.fruit, score: r.now.score };
-      return { now, frames: r.frames, legal: r.legal, over: r.status !== 'Running', statusText: STATUS[r.status] || r.status };
+      return { now, frames: r.frames, legal: r.legal, over: r.status.phase !== 'playing', statusText: statusText(r.status) };
     },
     draw,
     text,
     clear,
-    autoUrl: (moves) => `/api/snake/auto?size=${id.size}&seed=${id.seed}&player=${playerIn.value}&moves=${moves.join('')}`,
-    stream: { chunk: (c) => [...c.moves].map((m, i) => [m, c.frames[i]]) },
-    doneText: (r) => `${r.player} played ${r.played.toLocaleString('en-US')} moves: ${STATUS[r.status] || r.status}, score ${r.score}; the record replays`,
+    autoUrl: (moves) => `/api/snake/auto?r=${encodeURIComponent(JSON.stringify({ from: { ...where(), moves: moves.join('') }, search: { player: playerIn.value } }))}`,
+    stream: { steps: (d) => d.steps.map((s) => [s.move, s.frame]) },
+    doneText: (r) => `${playerIn.value} played ${r.played.toLocaleString('en-US')} moves: ${statusText(r.status)}, score ${r.score}; the record replays`,
     exportRecord: (moves) => postText('/api/snake/record', { ...where(), moves }),
     async loadRecord(text) {
       const r = await post('/api/snake/frames', `{"record": ${text}}`);
+      const rec = JSON.parse(text);
+      const player = (Array.isArray(rec) ? rec[0] : rec).player;
       if (!SIZES.includes(r.setup.size)) sizeIn.append(h('option', { value: r.setup.size }, r.setup.size));
       id.size = r.setup.size;
       id.seed = r.seed;
       sizeIn.value = id.size;
       seedIn.value = id.seed;
-      if (PLAYERS.includes(r.player)) playerIn.value = r.player;
-      return { moves: [...r.moves], message: `loaded a record of ${r.moves.length} moves by ${r.player || 'a player'}, score ${r.score}` };
+      if (PLAYERS.includes(player)) playerIn.value = player;
+      const of = r.count > 1 ? ` (the first of ${r.count} records)` : '';
+      return { moves: [...r.moves], message: `loaded a record of ${r.moves.length} moves by ${player || 'a player'}${of}, score ${r.score}` };
     },
     keys: DIRS,
     async hint() {
       clear();
       hintBox.textContent = 'planning…';
       try {
-        const r = await post('/api/snake/hint', { from: { ...where(), moves: ctl.moves().join('') }, player: playerIn.value });
-        for (const c of r.route) cells[c].classList.add('route');
-        hintBox.textContent = `${r.player} goes ${r.dir}; its route ${r.eats ? `reaches the fruit in ${r.route.length} moves` : `runs ${r.route.length} moves without eating`} (dotted)`;
-        hintBox.dataset.dir = r.dir;
+        const r = await post('/api/snake/hint', { from: { ...where(), moves: ctl.moves().join('') }, search: { player: playerIn.value } });
+        const d = r.detail;
+        for (const c of d.route) cells[c].classList.add('route');
+        hintBox.textContent = `${r.solver} goes ${r.move}; its route ${d.eats ? `reaches the fruit in ${d.route.length} moves` : `runs ${d.route.length} moves without eating`} (dotted)`;
+        hintBox.dataset.dir = r.move;
       } catch (e) {
         hintBox.textContent = '';
         showError(e.message);

@@ -63,7 +63,11 @@ async fn main() {
     let runs: Vec<_> = (0..CLIENTS)
         .map(|i| {
             tokio::spawn(async move {
-                let path = format!("/api/2048/auto?seed={i}&budget=5000000&max_moves=100000");
+                // {"from":{"seed":"i"},"search":{"budget":5000000},"max_moves":100000}
+                let path = format!(
+                    "/api/2048/auto?r=%7B%22from%22%3A%7B%22seed%22%3A%22{i}%22%7D%2C%22search%22\
+                     %3A%7B%22budget%22%3A5000000%7D%2C%22max_moves%22%3A100000%7D"
+                );
                 let (code, body) = request(addr, "GET", &path, "").await;
                 (code, body.contains("event: done"))
             })

@@ -1,8 +1,8 @@
 //! The web arcade behind `bitarcade serve`: a local server over the game crates' APIs, with
 //! the page embedded in the binary.
 //!
-//! Every route converts JSON to a game crate's request, calls the same API function the CLI
-//! calls, and converts the response back; no game logic lives here. Solver work runs in a
+//! Every game is served by the same routes, written once over the live contract that each game
+//! crate implements ([`bits::live::Game`], see [`games`]); no game logic lives here. Solver work runs in a
 //! bounded [`pool::Pool`] (never more jobs than workers at once, the rest queued with their
 //! place reported), under the server's caps whatever the request asks ([`Caps`]), and stops
 //! when its client goes away. Bad requests get a 400 with the game API's one-line message.
@@ -14,11 +14,9 @@
 //! # }
 //! ```
 
+pub mod games;
 pub mod pool;
 mod routes;
-mod samegame;
-mod snake;
-mod twenty48;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,22 +32,15 @@ pub use routes::router;
 /// The limits the server puts on every job, whatever the request asks.
 #[derive(Debug, Clone, Copy)]
 pub struct Caps {
-    /// Wall-clock seconds a hint or solve may take (its abort flag is set then).
+    /// Wall-clock seconds a hint may take (its abort flag is set then).
     pub hint_seconds: u64,
     /// Wall-clock seconds a streamed run (a whole game) may take.
     pub run_seconds: u64,
-    /// Largest node budget per move (2048's `budget`).
-    pub max_nodes: u64,
-    /// Deepest search in move layers.
-    pub max_depth: u8,
-    /// Largest time budget per move, in milliseconds.
-    pub max_time_per_move: u64,
-    /// Largest transposition table, as log2 of its entries.
-    pub max_tt_bits: u8,
-    /// Most moves a streamed run plays.
-    pub max_moves: u64,
     /// Largest request body in bytes.
     pub max_body: usize,
+    /// What every game's solver is clamped to: nodes, depth, time and table per decision, beam
+    /// width, moves a run.
+    pub solver: bits::live::Caps,
 }
 
 impl Default for Caps {
@@ -57,12 +48,12 @@ impl Default for Caps {
         Caps {
             hint_seconds: 10,
             run_seconds: 1800,
-            max_nodes: 5_000_000,
-            max_depth: 10,
-            max_time_per_move: 2_000,
-            max_tt_bits: 22,
-            max_moves: 100_000,
             max_body: 4 << 20,
+            solver: bits::live::Caps {
+                millis: 2_000,
+                moves: 100_000,
+                ..bits::live::Caps::default()
+            },
         }
     }
 }

@@ -39,9 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(|| async { asset("index.html") }))
         .route("/assets/{name}", get(|axum::extract::Path(name): axum::extract::Path<String>| async move { asset(&name) }))
         .route("/api/health", get(health))
-        .nest("/api/2048", crate::twenty48::routes())
-        .nest("/api/snake", crate::snake::routes())
-        .nest("/api/samegame", crate::samegame::routes())
+        .merge(crate::games::all())
         .fallback(|| async { ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() } })
         .layer(axum::extract::DefaultBodyLimit::max(limit))
         .with_state(state)
@@ -67,13 +65,6 @@ async fn health(State(state): State<Arc<AppState>>) -> Json<Value> {
 pub fn record_file<T: serde::Serialize>(record: &T) -> Result<Response, ApiError> {
     let text = serde_json::to_string_pretty(record).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response())
-}
-
-/// `{"record": R}`: a record to check and load (each game's `frames` route).
-#[derive(Debug, serde::Deserialize)]
-pub struct RecordBody {
-    /// The record, parsed by the game's own type.
-    pub record: Value,
 }
 
 /// A JSON body whose rejection is a 400 with a one-line message.
@@ -128,20 +119,9 @@ fn event(name: &str, data: &Value) -> Event {
 }
 
 /// Streams a long job as server-sent events: `queued` (`{"ahead": n}`) while it waits,
-/// whatever the job sends, then `done` with its result or `error` with the message. The
-/// job's abort flag is set when the client goes away, at the run deadline and at shutdown.
-pub fn streamed<F>(
-    state: Arc<AppState>,
-    job: F,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
-where
-    F: FnOnce(&AtomicBool, Emit) -> Result<Value, bits::job::Error> + Send + 'static,
-{
-    let deadline = Duration::from_secs(state.caps.run_seconds);
-    streamed_within(state, deadline, job)
-}
-
-/// [`streamed`] with its own deadline (at most the server's run deadline).
+/// whatever the job sends, then `done` with its result or `failed` with the message. The
+/// job's abort flag is set when the client goes away, at `deadline` (at most the server's run
+/// deadline) and at shutdown.
 pub fn streamed_within<F>(
     state: Arc<AppState>,
     deadline: Duration,

@@ -34,6 +34,37 @@ async fn post(app: axum::Router, uri: &str, body: Value) -> (StatusCode, Value) 
     (s, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
 }
 
+/// The body of event `name` in an SSE stream's text (the first one).
+fn event(body: &str, name: &str) -> Value {
+    let d = body
+        .split(&format!("event: {name}\ndata: "))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {name} event: {body}"));
+    serde_json::from_str(d.lines().next().unwrap()).unwrap()
+}
+
+/// Every move of a stream's `steps` events, in order.
+fn streamed_moves(body: &str, sep: &str) -> String {
+    let mut moves = Vec::new();
+    for part in body.split("event: steps\ndata: ").skip(1) {
+        let v: Value = serde_json::from_str(part.lines().next().unwrap()).unwrap();
+        for s in v["steps"].as_array().unwrap() {
+            assert!(!s["frame"].is_null(), "a step without its frame: {s}");
+            moves.push(s["move"].as_str().unwrap().to_string());
+        }
+    }
+    moves.join(sep)
+}
+
+/// A cheap game of each kind: (name, separator, setup, search).
+fn games() -> Vec<(&'static str, &'static str, Value, Value)> {
+    vec![
+        ("samegame", "-", json!({"width": 8, "height": 6, "colors": 3}), json!({"width": 10})),
+        ("2048", "", json!({}), json!({"depth": 1, "tt_bits": 10})),
+        ("snake", "", json!({"size": "6x6"}), json!({"player": "cycle"})),
+    ]
+}
+
 #[tokio::test]
 async fn the_page_and_its_assets_are_served() {
     let (s, html) = call(app(), "GET", "/", None).await;
@@ -50,32 +81,143 @@ async fn the_page_and_its_assets_are_served() {
     let (s, body) = call(app(), "GET", "/api/health", None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(body.contains(r#""workers":2"#), "{body}");
+    let (s, body) = call(app(), "GET", "/api/games", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let names: Vec<String> = serde_json::from_str::<Vec<Value>>(&body)
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap().to_string())
+        .collect();
+    let mut want: Vec<String> = games().iter().map(|g| g.0.to_string()).collect();
+    want.sort();
+    let mut got = names.clone();
+    got.sort();
+    assert_eq!(got, want);
 }
 
+/// Every game has the same routes, and they agree with each other: the stream plays what the
+/// contract's `auto` plays, its record loads back into the same moves, the hint is legal.
 #[tokio::test]
-async fn position_is_the_api_answer() {
-    let (s, v) = post(app(), "/api/2048/position", json!({"seed": 5, "moves": "LU"})).await;
-    assert_eq!(s, StatusCode::OK);
-    let want = twenty48::api::position(
-        &twenty48::api::PositionRequest { seed: 5, moves: "LU".into(), ..Default::default() },
-        bits::job::Control::new(),
-    )
-    .unwrap();
-    assert_eq!(v, serde_json::to_value(&want).unwrap());
+async fn every_game_serves_the_same_routes() {
+    for (game, sep, setup, search) in games() {
+        let from = json!({"setup": setup, "seed": "18446744073709551615"});
+        // The solver plays a few moves, streamed.
+        let r = json!({"from": from, "search": search, "max_moves": 5}).to_string();
+        let uri = format!("/api/{game}/auto?r={}", urlencode(&r));
+        let (s, body) = call(app(), "GET", &uri, None).await;
+        assert_eq!(s, StatusCode::OK, "{game}: {body}");
+        let done = event(&body, "done");
+        let moves = done["moves"].as_str().unwrap().to_string();
+        assert_eq!(streamed_moves(&body, sep), moves, "{game}");
+        assert!(!moves.is_empty(), "{game}: {done}");
+        assert!(done["played"].as_u64().unwrap() <= 5, "{game}");
+        // The position after them, with the seed kept exact.
+        let pos =
+            json!({"setup": setup, "seed": "18446744073709551615", "moves": moves, "frames": true});
+        let (s, p) = post(app(), &format!("/api/{game}/position"), pos.clone()).await;
+        assert_eq!(s, StatusCode::OK, "{game}: {p}");
+        assert_eq!(p["seed"], "18446744073709551615", "{game}");
+        assert_eq!(p["game"], game);
+        assert_eq!(p["moves"], moves.as_str(), "{game}");
+        assert_eq!(p["score"], done["score"], "{game}");
+        assert!(p["status"]["message"].is_string(), "{game}");
+        // Its record, exactly as the CLI writes it, loads back into the same game.
+        let (s, text) =
+            call(app(), "POST", &format!("/api/{game}/record"), Some(pos.to_string())).await;
+        assert_eq!(s, StatusCode::OK, "{game}: {text}");
+        assert!(text.ends_with("}\n"), "{game}");
+        let (s, f) = post(
+            app(),
+            &format!("/api/{game}/frames"),
+            json!({"record": serde_json::from_str::<Value>(&text).unwrap()}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{game}: {f}");
+        assert_eq!(f["moves"], p["moves"], "{game}");
+        assert_eq!(f["frames"], p["frames"], "{game}");
+        assert_eq!(f["count"], 1);
+        // A list of records: `index` picks one; past its end is a 400.
+        let list = format!("{{\"record\": [{text}, {text}], \"index\": 1}}");
+        let (s, f) = call(app(), "POST", &format!("/api/{game}/frames"), Some(list)).await;
+        assert_eq!(s, StatusCode::OK, "{game}: {f}");
+        assert!(f.contains("\"count\":2"), "{game}");
+        let list = format!("{{\"record\": [{text}], \"index\": 3}}");
+        let (s, f) = call(app(), "POST", &format!("/api/{game}/frames"), Some(list)).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{game}: {f}");
+        // The hint's move is legal.
+        if p["status"]["phase"] == "playing" {
+            let (s, h) =
+                post(app(), &format!("/api/{game}/hint"), json!({"from": pos, "search": search}))
+                    .await;
+            assert_eq!(s, StatusCode::OK, "{game}: {h}");
+            assert!(p["legal"].as_array().unwrap().contains(&h["move"]), "{game}: {h}");
+        }
+        // Another game's record is named as such.
+        for (other, _, oset, _) in games() {
+            if other == game {
+                continue;
+            }
+            let (_, otext) = call(
+                app(),
+                "POST",
+                &format!("/api/{other}/record"),
+                Some(json!({"setup": oset}).to_string()),
+            )
+            .await;
+            let body = format!("{{\"record\": {otext}}}");
+            let (s, v) = call(app(), "POST", &format!("/api/{game}/frames"), Some(body)).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{game} <- {other}");
+            let e: Value = serde_json::from_str(&v).unwrap();
+            let e = e["error"].as_str().unwrap();
+            assert!(
+                e.starts_with("record: this is a ") && e.contains("record; this page reads"),
+                "{game} <- {other}: {e}"
+            );
+        }
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 #[tokio::test]
 async fn bad_requests_are_400_with_one_line() {
     let cases = [
-        (json!({"seed": 5, "moves": "LX"}), "moves: 'X' (move 2) is not one of U, D, L, R"),
-        (json!({"seed": "five"}), "request body: "),
-        (json!({"seed": -1}), "request body: "),
+        (
+            "/api/2048/position",
+            json!({"seed": 5, "moves": "LX"}),
+            "moves: \"X\" (move 2) is not one of U, D, L, R",
+        ),
+        ("/api/2048/position", json!({"seed": "five"}), "request body: "),
+        ("/api/2048/position", json!({"seed": -1}), "request body: "),
+        ("/api/2048/position", json!({"seed": 1.5}), "request body: "),
+        ("/api/2048/position", json!({"setup": {"nope": 1}}), "request body: "),
+        ("/api/snake/position", json!({"setup": {"size": "99x99"}}), "size"),
+        (
+            "/api/snake/position",
+            json!({"setup": {"start_len": 3}, "moves": "L"}),
+            "moves: L (move 1)",
+        ),
+        ("/api/samegame/position", json!({"moves": "0.40"}), "moves: 0.40 (move 1)"),
+        ("/api/samegame/position", json!({"moves": "1.x"}), "moves: \"1.x\" (move 1) is not x.y"),
+        ("/api/samegame/hint", json!({"search": {"level": 9, "search": "nrpa"}}), "search.level"),
+        ("/api/snake/hint", json!({"search": {"player": "bogus"}}), "player"),
+        ("/api/2048/frames", json!({"record": {"moves": 3}}), "record: not a 2048 record"),
+        ("/api/2048/frames", json!({}), "record: missing"),
     ];
-    for (body, msg) in cases {
-        let (s, v) = post(app(), "/api/2048/position", body.clone()).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    for (uri, body, msg) in cases {
+        let (s, v) = post(app(), uri, body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri} {body}: {v}");
         let e = v["error"].as_str().unwrap();
-        assert!(e.starts_with(msg) && !e.contains('\n'), "{body}: {e}");
+        assert!(e.contains(msg) && !e.contains('\n'), "{uri} {body}: {e}");
     }
     let (s, text) = call(app(), "POST", "/api/2048/position", Some("{not json".into())).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
@@ -86,85 +228,71 @@ async fn bad_requests_are_400_with_one_line() {
     let (s, text) = call(small, "POST", "/api/2048/position", Some(big)).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(text.contains("length limit"), "{text}");
-    let (s, _) = call(app(), "GET", "/api/2048/auto?seed=x", None).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
+    for q in [
+        "r=nope",
+        "r=%7B%22from%22%3A%7B%22moves%22%3A%22X%22%7D%7D",
+        "r=%7B%22search%22%3A%7B%22depth%22%3A0%7D%7D",
+    ] {
+        let (s, body) = call(app(), "GET", &format!("/api/2048/auto?{q}"), None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{q}: {body}");
+        assert!(body.starts_with("{\"error\":") && !body.contains('\n'), "{q}: {body}");
+    }
     let (s, v) = post(app(), "/api/nope", json!({})).await;
     assert_eq!((s, v["error"].as_str().unwrap()), (StatusCode::NOT_FOUND, "no such page"));
 }
 
 #[tokio::test]
-async fn hint_gives_every_legal_move_a_value_within_the_caps() {
-    let (s, v) = post(
-        app(),
-        "/api/2048/hint",
-        json!({"seed": 5, "moves": "LU", "search": {"budget": 20000}}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let values = v["values"].as_array().unwrap();
-    assert_eq!(values.len(), 4);
-    let best =
-        values.iter().max_by(|a, b| a["value"].as_f64().partial_cmp(&b["value"].as_f64()).unwrap());
-    assert_eq!(best.unwrap()["dir"], v["best"]);
-    // Whatever the request asks, the server's caps hold: nodes (within one deepening step
-    // over the cap) and depth.
-    let caps = Caps { max_nodes: 2_000, max_depth: 3, ..Caps::default() };
-    let (s, v) = post(
-        router(AppState::new(1, caps)),
-        "/api/2048/hint",
-        json!({"seed": 5, "search": {"budget": 1_000_000_000u64}}),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert!(v["nodes"].as_u64().unwrap() < 20_000, "{v}");
-    let (s, v) = post(
-        router(AppState::new(1, caps)),
-        "/api/2048/hint",
-        json!({"seed": 5, "search": {"depth": 200}}),
-    )
-    .await;
-    assert_eq!((s, v["depth"].as_u64()), (StatusCode::OK, Some(3)), "{v}");
-}
-
-#[tokio::test]
-async fn frames_and_records_round_trip() {
-    let (s, text) = call(
-        app(),
-        "POST",
-        "/api/2048/record",
-        Some(json!({"seed": 3, "moves": "LURD"}).to_string()),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
-    let rec: twenty48::GameRecord = serde_json::from_str(&text).unwrap();
-    assert_eq!(twenty48::replay(&rec).unwrap().moves, 4);
-    // Sent back as written (the seed is past 2^53), alone or in a list.
-    for body in
-        [format!(r#"{{"record": {text}}}"#), format!(r#"{{"record": [{text}], "index": 0}}"#)]
-    {
-        let (s, out) = call(app(), "POST", "/api/2048/frames", Some(body)).await;
-        assert_eq!(s, StatusCode::OK, "{out}");
-        let v: Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(v["frames"].as_array().unwrap().len(), 5);
-        assert_eq!(v["spawn_seed"], json!(rec.seed.unwrap().to_string()));
+async fn the_caps_hold_whatever_the_request_asks() {
+    let caps = Caps {
+        solver: bits::live::Caps { nodes: 2_000, depth: 3, ..Caps::default().solver },
+        ..Caps::default()
+    };
+    for search in [
+        json!({"budget": 1_000_000_000u64}),
+        json!({"time_per_move": 1_000_000_000u64}),
+        json!({"depth": 16, "prob_cutoff": 0.0}),
+        json!({"max_depth": 200, "tt_bits": 30}),
+    ] {
+        let (s, v) = post(
+            router(AppState::new(1, caps)),
+            "/api/2048/hint",
+            json!({"from": {"seed": 5}, "search": search}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{search}: {v}");
+        assert!(v["detail"]["nodes"].as_u64().unwrap() <= 2_000 + 2_048, "{search}: {v}");
+        assert!(v["detail"]["depth"].as_u64().unwrap() <= 3, "{search}: {v}");
+        let (s, c) =
+            post(router(AppState::new(1, caps)), "/api/2048/check", json!({"search": search}))
+                .await;
+        assert_eq!(s, StatusCode::OK, "{c}");
+        assert!(c["search"]["tt_bits"].as_u64().unwrap() <= 22, "{c}");
     }
-    let mut bad = rec.clone();
-    bad.spawns[2] = [bad.spawns[2][0], 4096];
-    let (s, v) = post(app(), "/api/2048/frames", json!({"record": bad})).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
-    assert!(v["error"].as_str().unwrap().starts_with("record: "), "{v}");
-}
-
-#[tokio::test]
-async fn auto_streams_every_move_then_the_record() {
-    let (s, body) = call(app(), "GET", "/api/2048/auto?seed=5&budget=5000&max_moves=6", None).await;
+    // A beam wider than the cap is narrowed to it.
+    let caps =
+        Caps { solver: bits::live::Caps { width: 7, ..Caps::default().solver }, ..Caps::default() };
+    let (s, c) = post(
+        router(AppState::new(1, caps)),
+        "/api/samegame/check",
+        json!({"search": {"width": 1_000_000}}),
+    )
+    .await;
+    assert_eq!((s, c["search"]["width"].as_u64()), (StatusCode::OK, Some(7)), "{c}");
+    // A run plays at most the cap's moves.
+    let caps =
+        Caps { solver: bits::live::Caps { moves: 4, ..Caps::default().solver }, ..Caps::default() };
+    let r = urlencode(
+        &json!({"from": {"setup": {"size": "8x8"}}, "search": {"player": "cycle"}}).to_string(),
+    );
+    let (s, body) =
+        call(router(AppState::new(1, caps)), "GET", &format!("/api/snake/auto?r={r}"), None).await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!(body.matches("event: step").count(), 6, "{body}");
-    let done = body.split("event: done\ndata: ").nth(1).expect("a done event");
-    let v: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
-    let rec: twenty48::GameRecord = serde_json::from_value(v["record"].clone()).unwrap();
-    assert_eq!(rec.moves.len(), 6);
-    twenty48::replay(&rec).unwrap();
+    let done = event(&body, "done");
+    assert_eq!(
+        (done["played"].as_u64(), done["stop"].as_str()),
+        (Some(4), Some("move_limit")),
+        "{done}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -239,186 +367,4 @@ async fn a_deadline_or_a_client_gone_stops_the_job() {
     assert!(flag.load(Ordering::Relaxed));
     let s = pool.stats();
     assert_eq!((s.finished, s.aborted, s.over_budget), (2, 2, 0));
-}
-
-#[tokio::test]
-async fn snake_position_hint_and_bad_input() {
-    let body = json!({"setup": {"size": "8x6"}, "seed": 4, "moves": "RRUL", "frames": true});
-    let (s, v) = post(app(), "/api/snake/position", body.clone()).await;
-    assert_eq!(s, StatusCode::OK);
-    let req: snake::api::live::PositionRequest = serde_json::from_value(body).unwrap();
-    let want = snake::api::live::position(&req, bits::job::Control::new()).unwrap();
-    assert_eq!(v, serde_json::to_value(&want).unwrap());
-    // The start, then one frame per move.
-    assert_eq!(v["frames"].as_array().unwrap().len(), 5);
-
-    let (s, h) =
-        post(app(), "/api/snake/hint", json!({"from": {"seed": 4}, "player": "astar"})).await;
-    assert_eq!(s, StatusCode::OK, "{h}");
-    assert_eq!(h["player"], "astar");
-    assert_eq!(h["dir"].as_str().unwrap(), &h["moves"].as_str().unwrap()[..1]);
-    assert_eq!(h["route"].as_array().unwrap().len(), h["moves"].as_str().unwrap().len());
-
-    let cases = [
-        ("/api/snake/position", json!({"moves": "RX"}), "move"),
-        ("/api/snake/position", json!({"setup": {"size": "99x2"}}), "size"),
-        ("/api/snake/hint", json!({"player": "nobody"}), "nobody"),
-        ("/api/snake/frames", json!({"record": {"moves": 3}}), "record: "),
-    ];
-    for (uri, body, has) in cases {
-        let (s, v) = post(app(), uri, body.clone()).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri} {body}");
-        let e = v["error"].as_str().unwrap();
-        assert!(e.contains(has) && !e.contains('\n'), "{uri} {body}: {e}");
-    }
-    let (s, body) = call(app(), "GET", "/api/snake/auto?player=nobody", None).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
-}
-
-#[tokio::test]
-async fn snake_record_round_trips_and_auto_plays_the_cli_game() {
-    let q = json!({"setup": {"size": "6x6"}, "seed": 9, "moves": "RRDDLL"});
-    let (s, text) = call(app(), "POST", "/api/snake/record", Some(q.to_string())).await;
-    assert_eq!(s, StatusCode::OK);
-    let rec: Value = serde_json::from_str(&text).unwrap();
-    let (s, v) = post(app(), "/api/snake/frames", json!({ "record": rec })).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!((v["seed"].as_str(), v["moves"].as_str()), (Some("9"), Some("RRDDLL")));
-    assert_eq!(v["setup"]["size"], "6x6");
-    let mut forged = rec.clone();
-    forged["score"] = json!(rec["score"].as_u64().unwrap() + 1);
-    let (s, _) = post(app(), "/api/snake/frames", json!({ "record": forged })).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
-
-    let (s, body) = call(app(), "GET", "/api/snake/auto?size=6x6&seed=9&player=cycle", None).await;
-    assert_eq!(s, StatusCode::OK);
-    let moves: String = body
-        .split("event: chunk\ndata: ")
-        .skip(1)
-        .map(|c| serde_json::from_str::<Value>(c.lines().next().unwrap()).unwrap())
-        .map(|c| c["moves"].as_str().unwrap().to_string())
-        .collect();
-    let done = body.split("event: done\ndata: ").nth(1).expect("a done event");
-    let done: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
-    let played = snake::api::play(
-        &snake::api::PlayRequest {
-            player: "cycle".into(),
-            setup: snake::api::Setup { size: "6x6".into(), ..Default::default() },
-            seed: 9,
-        },
-        bits::job::Control::new(),
-    )
-    .unwrap();
-    assert_eq!(moves, played.record.moves);
-    assert_eq!(done["score"], json!(played.record.score));
-}
-
-/// The SameGame board the CLI's `samegame gen` makes from these settings.
-fn samegame_board(width: usize, height: usize, colors: usize, seed: u64) -> String {
-    let req = samegame::api::GenRequest { width, height, colors, seed, ..Default::default() };
-    samegame::api::gen(&req, bits::job::Control::new()).unwrap().boards.remove(0)
-}
-
-#[tokio::test]
-async fn samegame_position_hint_and_bad_input() {
-    let body = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "frames": true});
-    let (s, v) = post(app(), "/api/samegame/position", body.clone()).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["start"].as_str().unwrap(), samegame_board(8, 6, 3, 11));
-    // Click the first group the answer lists, by its tile on screen.
-    let g = &v["now"]["groups"][0];
-    let at = g["at"].clone();
-    let body = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "moves": [at], "frames": true});
-    let (s, v) = post(app(), "/api/samegame/position", body.clone()).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    let req: samegame::api::live::PositionRequest = serde_json::from_value(body).unwrap();
-    let want = samegame::api::live::position(&req, bits::job::Control::new()).unwrap();
-    assert_eq!(v, serde_json::to_value(&want).unwrap());
-    assert_eq!(v["frames"].as_array().unwrap().len(), 2);
-    assert_eq!(v["now"]["removed"], g["size"]);
-    assert_eq!(v["now"]["score"], g["points"]);
-
-    // The hint is the solver's whole plan from the position, checked, a frame per click.
-    let from = json!({"start": {"width": 8, "height": 6, "colors": 3, "seed": 11}, "moves": [at]});
-    let (s, h) = post(app(), "/api/samegame/hint", json!({"from": from, "width": 10})).await;
-    assert_eq!(s, StatusCode::OK, "{h}");
-    let n = h["moves"].as_array().unwrap().len();
-    assert!(n > 0);
-    assert_eq!(h["frames"].as_array().unwrap().len(), n);
-    assert_eq!(h["frames"][n - 1]["score"], h["score"]);
-    assert_eq!(
-        h["score"].as_i64().unwrap(),
-        v["now"]["score"].as_i64().unwrap() + h["points"].as_i64().unwrap()
-    );
-
-    let start = json!({"width": 8, "height": 6, "colors": 3, "seed": 11});
-    let cases = [
-        ("/api/samegame/position", json!({"start": start, "moves": [[9, 0]]}), "click 1"),
-        ("/api/samegame/position", json!({"start": {"width": 99}}), "width"),
-        ("/api/samegame/position", json!({"start": {"board": "01\n2x"}}), "board"),
-        ("/api/samegame/position", json!({"start": start, "rules": {"points": "n^3"}}), "rules"),
-        ("/api/samegame/hint", json!({"from": {"start": start}, "search": "nested"}), "search"),
-        ("/api/samegame/hint", json!({"from": {"start": {"board": "01\n23"}}}), "over"),
-        ("/api/samegame/frames", json!({"record": {"moves": 3}}), "record: "),
-    ];
-    for (uri, body, has) in cases {
-        let (s, v) = post(app(), uri, body.clone()).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri} {body}");
-        let e = v["error"].as_str().unwrap();
-        assert!(e.contains(has) && !e.contains('\n'), "{uri} {body}: {e}");
-    }
-    for q in ["moves=1.x", "search=nested", "width=0", "board=01/2x"] {
-        let (s, body) = call(app(), "GET", &format!("/api/samegame/auto?{q}"), None).await;
-        assert_eq!(s, StatusCode::BAD_REQUEST, "{q}: {body}");
-        assert!(!body.contains('\n'), "{q}: {body}");
-    }
-}
-
-#[tokio::test]
-async fn samegame_record_round_trips_and_auto_plays_the_cli_solution() {
-    let start = json!({"width": 10, "height": 8, "colors": 4, "seed": 5});
-    let (_, v) = post(app(), "/api/samegame/position", json!({"start": start})).await;
-    let first = v["now"]["groups"][0]["at"].clone();
-    let q = json!({"start": start, "moves": [first], "rules": {"clear_bonus": 500}});
-    let (s, text) = call(app(), "POST", "/api/samegame/record", Some(q.to_string())).await;
-    assert_eq!(s, StatusCode::OK, "{text}");
-    let rec: Value = serde_json::from_str(&text).unwrap();
-    let (s, v) = post(app(), "/api/samegame/frames", json!({ "record": rec })).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["start"]["board"].as_str().unwrap(), samegame_board(10, 8, 4, 5));
-    assert_eq!(v["moves"], json!([first]));
-    assert_eq!(v["rules"]["clear_bonus"], 500);
-    let mut forged = rec.clone();
-    forged["score"] = json!(rec["score"].as_i64().unwrap() + 1);
-    let (s, _) = post(app(), "/api/samegame/frames", json!({ "record": forged })).await;
-    assert_eq!(s, StatusCode::BAD_REQUEST);
-
-    // The whole game from the start: the stream's plan is what `samegame solve` answers.
-    let (s, body) =
-        call(app(), "GET", "/api/samegame/auto?width=10&height=8&colors=4&seed=5&beam=20", None)
-            .await;
-    assert_eq!(s, StatusCode::OK);
-    let data = |name: &str| -> Value {
-        let d = body
-            .split(&format!("event: {name}\ndata: "))
-            .nth(1)
-            .unwrap_or_else(|| panic!("no {name}: {body}"));
-        serde_json::from_str(d.lines().next().unwrap()).unwrap()
-    };
-    let (plan, done) = (data("plan"), data("done"));
-    let solved = samegame::api::solve(
-        &samegame::api::SolveRequest {
-            file: Some(samegame::api::BoardFile::text("b", samegame_board(10, 8, 4, 5))),
-            width: Some(20),
-            threads: Some(1),
-            ..Default::default()
-        },
-        bits::job::Control::new(),
-    )
-    .unwrap();
-    let want = &solved.boards[0];
-    assert_eq!(plan["moves"], serde_json::to_value(&want.moves).unwrap());
-    assert_eq!(done["score"], json!(want.score));
-    assert_eq!(done["cleared"], json!(want.cleared));
-    assert_eq!(plan["frames"].as_array().unwrap().len(), want.moves.len());
 }

@@ -9,8 +9,7 @@ import { api, cli, open, board, moves, waitMoves, exported, drag, autoDone, tmp,
 
 const cell = (t) => { const [x, y] = t.split('.'); return `[data-testid=board] .c[data-x="${x}"][data-y="${y}"]`; };
 const legal = async (page) => (await page.getAttribute('[data-testid=board]', 'data-legal')).split(/[\s,]+/).filter(Boolean);
-const pairs = (tokens) => tokens.map((t) => t.split('.').map(Number));
-const engine = (start, tokens) => api('/api/samegame/position', { start, moves: pairs(tokens) });
+const engine = ({ seed, ...setup }, tokens) => api('/api/samegame/position', { setup, seed: String(seed ?? 0), moves: tokens.join('-') });
 
 test('samegame: clicks and the cursor remove what the engine removes, hover shows the points, undo/redo, a hint, and the record replays', async () => {
   const start = { width: 10, height: 10, colors: 3, seed: 21 };

@@ -31,10 +31,10 @@ test('snake: keys move the snake as the engine does, undo/redo, a hint, and the 
     await waitMoves(page, i + 1);
   }
   // The page builds its board from the frames; the engine draws it itself.
-  assert.equal(await board(page), (await engine('8x8', 4, played)).now.board);
+  assert.equal(await board(page), (await engine('8x8', 4, played)).text);
   await page.keyboard.press('z');
   await waitMoves(page, 11);
-  assert.equal(await board(page), (await engine('8x8', 4, played.slice(0, 11))).now.board);
+  assert.equal(await board(page), (await engine('8x8', 4, played.slice(0, 11))).text);
   await page.click('[data-testid=redo]');
   await waitMoves(page, 12);
   const file = await exported(page, 'snake-hand.json');
@@ -68,7 +68,7 @@ test('snake: a player plays the whole game live, the CLI plays the same, and the
   const n = await moves(page);
   await drag(page, Math.floor(n / 2));
   await waitMoves(page, Math.floor(n / 2));
-  assert.equal(await board(page), (await engine('8x8', 9, want.moves.slice(0, Math.floor(n / 2)))).now.board);
+  assert.equal(await board(page), (await engine('8x8', 9, want.moves.slice(0, Math.floor(n / 2)))).text);
   await page.screenshot({ path: join(shots, 'arcade-snake.png') });
   await sameAtLink(page);
   await page.close();
@@ -85,7 +85,7 @@ test('snake: a CLI record with a crash loads, scrubs and plays back; a forged on
   for (const k of [0, Math.floor(n / 3), n - 1, n]) {
     await drag(page, k);
     await waitMoves(page, k);
-    assert.equal(await board(page), (await engine('10x10', 3, rec.moves.slice(0, k))).now.board, `move ${k}`);
+    assert.equal(await board(page), (await engine('10x10', 3, rec.moves.slice(0, k))).text, `move ${k}`);
   }
   await drag(page, n - 5);
   await page.selectOption('[data-testid=speed]', '60');
