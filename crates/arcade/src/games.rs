@@ -21,10 +21,12 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use bits::job::{Control, Progress, Step};
 use bits::live::{self, Game, OtherGame};
+use drop7::api::contract::Drop7;
 use samegame::api::live::contract::SameGame;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, value::RawValue, Value};
 use snake::api::contract::Snake;
+use tetris::api::contract::Tetris;
 use twenty48::api::contract::Twenty48;
 
 use crate::routes::{pooled, record_file, streamed_within, Body, Params};
@@ -48,13 +50,16 @@ const fn info<G: Game>() -> GameInfo {
 }
 
 /// Every game the arcade serves, in the order of the home page.
-pub const GAMES: &[GameInfo] = &[info::<SameGame>(), info::<Twenty48>(), info::<Snake>()];
+pub const GAMES: &[GameInfo] =
+    &[info::<SameGame>(), info::<Tetris>(), info::<Drop7>(), info::<Twenty48>(), info::<Snake>()];
 
 /// The routes of every game, nested under `/api/{name}`.
 pub fn all() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/games", get(|| async { Json(GAMES) }))
         .nest("/api/samegame", routes::<SameGame>())
+        .nest("/api/tetris", routes::<Tetris>())
+        .nest("/api/drop7", routes::<Drop7>())
         .nest("/api/2048", routes::<Twenty48>())
         .nest("/api/snake", routes::<Snake>())
 }

@@ -33,3 +33,76 @@ fn snake_keeps_the_contract() {
     };
     check(&cases, cli, ("2048", TWENTY48_RECORD, |t| t.contains("\"spawns\"")));
 }
+
+fn at(size: &str, seed: u64, moves: &str) -> bits::live::PositionRequest<Snake> {
+    bits::live::PositionRequest {
+        setup: Setup { size: size.into(), start_len: 1, stall: None },
+        seed,
+        moves: moves.into(),
+        frames: true,
+        record: false,
+    }
+}
+
+#[test]
+fn the_body_is_the_start_then_the_heads_of_the_frames() {
+    use bits::live::{auto, position, AutoRequest, Caps};
+    let req = AutoRequest::<Snake> {
+        from: at("6x6", 5, ""),
+        search: Search { player: "lookahead".into(), steps: None },
+        max_moves: u64::MAX,
+    };
+    let moves = auto(&req, &Caps::NONE, Control::new()).unwrap().moves;
+    let all = position(&at("6x6", 5, &moves), Control::new()).unwrap();
+    let mut trail: Vec<usize> = all.now.start.iter().rev().copied().collect();
+    trail.extend(all.frames[1..].iter().map(|f| f.head));
+    for k in (0..moves.len()).step_by(5) {
+        let now = position(&at("6x6", 5, &moves[..k]), Control::new()).unwrap().now;
+        let f = all.frames[k];
+        let end = all.now.start.len() + k;
+        let body: Vec<usize> = trail[end - f.len..end].iter().rev().copied().collect();
+        assert_eq!(body, now.body, "move {k}");
+        assert_eq!(f.fruit, now.fruit);
+    }
+}
+
+#[test]
+fn a_hint_is_the_move_auto_makes_and_its_route_reaches_the_fruit() {
+    use bits::live::{auto, hint, position, AutoRequest, Caps, HintRequest};
+    let from = at("10x10", 9, "UUR");
+    for player in ["shortest", "astar", "cycle", "knit"] {
+        let search = Search { player: player.into(), steps: None };
+        let h = hint(
+            &HintRequest { from: from.clone(), search: search.clone() },
+            &Caps::NONE,
+            Control::new(),
+        )
+        .unwrap();
+        let req = AutoRequest { from: from.clone(), search, max_moves: 1 };
+        let first = auto(&req, &Caps::NONE, Control::new()).unwrap().moves;
+        assert_eq!(format!("UUR{}", h.mv), first, "{player}");
+        assert!(h.detail.eats, "{player} plans to the fruit");
+        let mut moves = from.moves.clone() + &h.detail.moves;
+        moves.pop();
+        let before = position(&at("10x10", 9, &moves), Control::new()).unwrap();
+        assert_eq!(Some(*h.detail.route.last().unwrap()), before.now.fruit, "{player}");
+    }
+}
+
+#[test]
+fn bad_moves_are_input_errors_that_name_the_move() {
+    use bits::live::position;
+    let err = |r: bits::live::PositionRequest<Snake>| {
+        position(&r, Control::new()).err().unwrap().to_string()
+    };
+    assert_eq!(err(at("6x6", 1, "UUx")), "moves: \"x\" (move 3) is not one of U, R, D, L");
+    assert_eq!(
+        err(at("6x6", 1, "UUUUUU")),
+        "moves: U (move 5) comes after the game ended (the snake ran into the wall)"
+    );
+    let mut rev = at("6x6", 1, "L");
+    rev.setup.start_len = 2;
+    assert_eq!(err(rev.clone()), "moves: L (move 1) the snake may not reverse onto its neck");
+    rev.moves = "UL".into();
+    assert!(position(&rev, Control::new()).unwrap().status.is_playing());
+}

@@ -6,6 +6,7 @@
 //! search reaches on the field as it stands, line clears are applied on a general [`Board`](crate::Board),
 //! and the field must end empty.
 
+use crate::board::Board;
 use crate::kicks::KickTable;
 use crate::piece::{Facing, Piece};
 use crate::reference;
@@ -94,6 +95,11 @@ impl<'q> HoldState<'q> {
     pub fn current(&self) -> Option<Piece> {
         self.current
     }
+
+    /// The pieces still to come after the current one.
+    pub fn queue(&self) -> &'q [Piece] {
+        self.queue
+    }
 }
 
 /// The facing in which `piece` covers `cells` (sorted), if any.
@@ -113,6 +119,41 @@ pub fn verify(
     kicks: &KickTable,
     solution: &Solution,
 ) -> Result<Vec<bool>, VerifyError> {
+    let err = |step: usize, message: String| VerifyError { step, message };
+    let (holds, board, hs) = replay_steps(req, kicks, solution)?;
+    if !board.is_empty() {
+        return Err(err(
+            solution.steps.len(),
+            format!("the field is not empty at the end:\n{board}"),
+        ));
+    }
+    if let Some(want) = req.save_hold {
+        // The piece left over after the PC: the held one, else the current one.
+        if hs.hold().or(hs.current()) != Some(want) {
+            return Err(err(solution.steps.len(), format!("{want} was to stay in hold")));
+        }
+    }
+    Ok(holds)
+}
+
+/// The step checks of [`verify`] without its end checks (an empty field, the piece left in
+/// hold): a solution's first steps, a game in progress. Returns the hold presses per step and
+/// the field after the last step.
+pub fn verify_steps(
+    req: &PcRequest,
+    kicks: &KickTable,
+    solution: &Solution,
+) -> Result<(Vec<bool>, Board), VerifyError> {
+    replay_steps(req, kicks, solution).map(|(holds, board, _)| (holds, board))
+}
+
+/// The steps of `solution` replayed: the hold presses, the field after them and the hold
+/// state.
+fn replay_steps<'q>(
+    req: &'q PcRequest,
+    kicks: &KickTable,
+    solution: &Solution,
+) -> Result<(Vec<bool>, Board, HoldState<'q>), VerifyError> {
     let err = |step: usize, message: String| VerifyError { step, message };
     let mut board = req.board;
     let h = solution.height;
@@ -147,17 +188,5 @@ pub fn verify(
         }
         rows -= board.clear_lines();
     }
-    if !board.is_empty() {
-        return Err(err(
-            solution.steps.len(),
-            format!("the field is not empty at the end:\n{board}"),
-        ));
-    }
-    if let Some(want) = req.save_hold {
-        // The piece left over after the PC: the held one, else the current one.
-        if hs.hold().or(hs.current()) != Some(want) {
-            return Err(err(solution.steps.len(), format!("{want} was to stay in hold")));
-        }
-    }
-    Ok(holds)
+    Ok((holds, board, hs))
 }

@@ -55,3 +55,30 @@ fn absurd_budgets_are_held_to_the_caps() {
     };
     assert!(hint(&req, &Caps::NONE, Control::new()).unwrap().detail.nodes > 200_000);
 }
+
+#[test]
+fn bad_moves_name_the_move() {
+    use bits::live::{position, PositionRequest};
+    let at = |seed, moves: &str| PositionRequest::<Twenty48> {
+        seed,
+        moves: moves.into(),
+        ..Default::default()
+    };
+    let e = position(&at(1, "LX"), Control::new()).err().unwrap();
+    assert_eq!(e.message(), "moves: \"X\" (move 2) is not one of U, D, L, R");
+    // A start board on which some move changes nothing (two tiles in a corner row, say).
+    let (seed, d) = (1..200)
+        .find_map(|seed| {
+            let legal = position(&at(seed, ""), Control::new()).unwrap().legal;
+            ["U", "D", "L", "R"]
+                .into_iter()
+                .find(|d| !legal.iter().any(|l| l == d))
+                .map(|d| (seed, d))
+        })
+        .expect("some start board has an illegal move");
+    let e = position(&at(seed, d), Control::new()).err().unwrap();
+    assert!(
+        e.message().starts_with(&format!("moves: {d} (move 1) does not change the board")),
+        "{e}"
+    );
+}

@@ -9,6 +9,8 @@
 //!   same seeds; [`bench()`]: throughput and table timings; [`fit`]: fit the `fitted` weights;
 //!   [`mix`]: linear mixes of fitted weights; [`train`]: train an n-tuple network; [`tune`]:
 //!   a seeded coordinate search over the `ready` weights.
+//! - [`contract`]: Drop7 under the one live contract ([`bits::live::Game`]) that the web
+//!   arcade and Python share.
 //! - No verb reads or writes files or prints: weight files, streams and records come in as
 //!   text or bytes ([`InputFile`], [`EvalSpec`]), training checkpoints go out through a
 //!   callback. Parallel verbs run on the caller's rayon pool (results never depend on its
@@ -33,6 +35,7 @@
 //! ```
 
 mod bench;
+pub mod contract;
 mod fit;
 mod play;
 mod stats;

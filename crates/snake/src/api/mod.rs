@@ -26,7 +26,6 @@
 
 mod bench;
 pub mod contract;
-pub mod live;
 mod play;
 mod text;
 mod tournament;

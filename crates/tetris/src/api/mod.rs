@@ -12,6 +12,9 @@
 //! the same for any number of threads. Every response prints as the CLI prints it
 //! (`Display`).
 //!
+//! [`contract`] is the same game under the one live contract of every bitarcade game
+//! ([`bits::live::Game`]): a position placement by placement, hints and the solver playing on.
+//!
 //! ```
 //! use tetris::api::{pc, replay, Control, PcSolveRequest, ReplayRequest};
 //!
@@ -25,6 +28,7 @@
 //! ```
 
 mod bench;
+pub mod contract;
 mod pc;
 mod sweep;
 mod text;

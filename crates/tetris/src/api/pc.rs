@@ -1,5 +1,6 @@
 //! `pc` (one perfect clear, verified, with key inputs and fumen) and `replay` (check a record).
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -135,7 +136,7 @@ pub struct PcSolveResponse {
     pub record: Option<PcRecord>,
 }
 
-fn steps_out(sol: &Solution, holds: &[bool], keys: &[Option<Vec<Key>>]) -> Vec<StepOut> {
+pub(super) fn steps_out(sol: &Solution, holds: &[bool], keys: &[Option<Vec<Key>>]) -> Vec<StepOut> {
     sol.steps
         .iter()
         .zip(holds)
@@ -177,14 +178,29 @@ pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> 
         min_height: req.min_height,
         save_hold,
     };
-    let mut solver = Solver::new(&kicks);
-    if let Some(n) = req.node_limit {
+    solve(&kicks, &preq, req.node_limit, ctl.abort_flag(), ctl).map(|(out, _)| out)
+}
+
+/// `pc`'s answer, with the solution found and its hold presses.
+pub(super) type Solved = (PcSolveResponse, Option<(Solution, Vec<bool>)>);
+
+/// What [`pc`] does once the request is read: solve `preq` (stopping after `node_limit` nodes,
+/// or soon after `abort` is set), verify the solution and work out its key inputs and fumen.
+/// A stop by `abort` is `Err(Error::Aborted)` when `ctl` is aborted and a node limit outcome
+/// otherwise. Also returns the solution and its hold presses.
+pub(super) fn solve(
+    kicks: &KickTable,
+    preq: &PcRequest,
+    node_limit: Option<u64>,
+    abort: Option<&AtomicBool>,
+    ctl: Control,
+) -> Result<Solved, Error> {
+    let mut solver = Solver::new(kicks);
+    if let Some(n) = node_limit {
         solver.set_node_limit(n);
     }
     let start = Instant::now();
-    let outcome = solver
-        .solve_with_abort(&preq, ctl.abort_flag())
-        .map_err(|e| Error::input(e.to_string()))?;
+    let outcome = solver.solve_with_abort(preq, abort).map_err(|e| Error::input(e.to_string()))?;
     let millis = start.elapsed().as_secs_f64() * 1e3;
     if matches!(outcome, Outcome::Aborted) {
         ctl.check()?;
@@ -203,15 +219,16 @@ pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> 
         millis,
     };
     let mut record = None;
-    if let Outcome::Found(sol) = &outcome {
-        let holds = trace::verify(&preq, &kicks, sol)
+    let mut found = None;
+    if let Outcome::Found(sol) = outcome {
+        let holds = trace::verify(preq, kicks, &sol)
             .map_err(|e| Error::failed(format!("the solution does not replay: {e}")))?;
         report.found = true;
         report.verified = true;
         report.height = Some(sol.height);
-        let keys = inputs::solution_keys(&preq.board, &kicks, &sol.steps)
+        let keys = inputs::solution_keys(&preq.board, kicks, &sol.steps)
             .map_err(|e| Error::failed(format!("key inputs: {e}")))?;
-        report.steps = steps_out(sol, &holds, &keys);
+        report.steps = steps_out(&sol, &holds, &keys);
         report.fumen =
             Some(fumen_io::encode_solution(&preq.board, &sol.steps).map_err(Error::failed)?);
         record = Some(PcRecord {
@@ -225,8 +242,9 @@ pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> 
             height: sol.height,
             steps: report.steps.clone(),
         });
+        found = Some((sol, holds));
     }
-    Ok(PcSolveResponse { report, record })
+    Ok((PcSolveResponse { report, record }, found))
 }
 
 /// A record to check (`bitarcade tetris replay`).
@@ -253,6 +271,12 @@ pub struct ReplayResponse {
 /// Replays a solution record through the independent verifier, and its recorded keys, if any,
 /// from spawn; fails at the first bad step.
 pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Error> {
+    replay_record(req, true)
+}
+
+/// [`replay`], or with `complete` false the replay of a game in progress: every step is
+/// checked, but not that the field ends empty nor the piece left in hold.
+pub(super) fn replay_record(req: &ReplayRequest, complete: bool) -> Result<ReplayResponse, Error> {
     let rec = &req.record;
     let file = &req.name;
     let bad = |m: String| Error::input(format!("{file}: {m}"));
@@ -297,8 +321,12 @@ pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Erro
         save_hold,
     };
     let sol = Solution { height: rec.height, steps };
-    let holds =
-        trace::verify(&preq, &kicks, &sol).map_err(|e| Error::failed(format!("{file}: {e}")))?;
+    let holds = if complete {
+        trace::verify(&preq, &kicks, &sol)
+    } else {
+        trace::verify_steps(&preq, &kicks, &sol).map(|(holds, _)| holds)
+    };
+    let holds = holds.map_err(|e| Error::failed(format!("{file}: {e}")))?;
     // Recorded keys, if any, must take each piece from spawn to its cells.
     let mut field = preq.board;
     for (i, (s, out)) in sol.steps.iter().zip(&rec.steps).enumerate() {

@@ -49,7 +49,6 @@ use crate::search::{Depth, Params, SearchConfig};
 
 mod bench;
 pub mod contract;
-pub mod live;
 mod play;
 mod replay;
 mod text;
@@ -57,10 +56,6 @@ mod train;
 mod tune;
 
 pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
-pub use live::{
-    auto, frames, position, AutoRequest, AutoResponse, FramesRequest, FramesResponse,
-    PositionRequest, PositionResponse, Snapshot,
-};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use train::{
