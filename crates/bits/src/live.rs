@@ -378,6 +378,18 @@ pub struct PositionResponse<G: Game> {
     pub record: Option<G::Record>,
 }
 
+impl<G: Game> Debug for PositionResponse<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PositionResponse")
+            .field("game", &self.game)
+            .field("seed", &self.seed)
+            .field("moves", &self.moves)
+            .field("now", &self.now)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
 fn none<T>() -> Option<T> {
     None
 }
@@ -596,6 +608,15 @@ impl<G: Game> Default for HintRequest<G> {
     }
 }
 
+impl<G: Game> Debug for HintRequest<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HintRequest")
+            .field("from", &self.from)
+            .field("search", &self.search)
+            .finish()
+    }
+}
+
 impl<G: Game> Clone for HintRequest<G> {
     fn clone(&self) -> Self {
         HintRequest { from: self.from.clone(), search: self.search.clone() }
@@ -668,6 +689,16 @@ impl<G: Game> Default for AutoRequest<G> {
             search: G::Search::default(),
             max_moves: u64::MAX,
         }
+    }
+}
+
+impl<G: Game> Debug for AutoRequest<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AutoRequest")
+            .field("from", &self.from)
+            .field("search", &self.search)
+            .field("max_moves", &self.max_moves)
+            .finish()
     }
 }
 

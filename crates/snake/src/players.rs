@@ -462,9 +462,14 @@ impl Cycle {
         (usize::from(self.cyc.order[c]) + n - usize::from(self.cyc.order[tail])) % n
     }
 
-    /// Whether the body is in strictly increasing cycle order from tail to head.
+    /// Whether the body is in strictly increasing cycle order from tail to head, and the
+    /// head's successor on the cycle is not the neck (a snake of two whose head is the cell
+    /// just before its tail on the cycle would reverse onto its neck).
     fn ordered(&self, b: &Board) -> bool {
         let tail = b.tail();
+        if b.len() == 2 && self.rel(b.head(), tail) == self.size.cells() - 1 {
+            return false;
+        }
         let mut prev = 0;
         for i in (0..b.len() - 1).rev() {
             let r = self.rel(b.segment(i), tail);
