@@ -45,10 +45,29 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
+/// With `BITARCADE_ASSETS=DIR` set, the page's files are read from `DIR` on every request
+/// instead of the copies built into the binary, new files included (for working on the page
+/// without rebuilding; names are plain `name.js`, `name.css` or `name.html`).
 fn asset(name: &str) -> Response {
-    match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, mime, body)) => {
-            ([(header::CONTENT_TYPE, *mime), (header::CACHE_CONTROL, "no-cache")], *body)
+    let mime = |n: &str| match n.rsplit_once('.').map(|(_, e)| e) {
+        Some("js") => Some("text/javascript; charset=utf-8"),
+        Some("css") => Some("text/css; charset=utf-8"),
+        Some("html") => Some("text/html; charset=utf-8"),
+        _ => None,
+    };
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && !name.starts_with('.');
+    let from_disk = std::env::var_os("BITARCADE_ASSETS")
+        .filter(|_| plain)
+        .and_then(|dir| std::fs::read_to_string(std::path::Path::new(&dir).join(name)).ok());
+    let found = match (from_disk, ASSETS.iter().find(|(n, _, _)| *n == name)) {
+        (Some(text), _) => mime(name).map(|m| (m, text)),
+        (None, Some((_, m, body))) => Some((*m, (*body).to_string())),
+        (None, None) => None,
+    };
+    match found {
+        Some((mime, body)) => {
+            ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache")], body)
                 .into_response()
         }
         None => ApiError { status: StatusCode::NOT_FOUND, message: format!("no asset {name:?}") }
