@@ -119,7 +119,7 @@ async fn check<G: Game>(
 
 /// `?r=` the auto request as JSON; `seconds=` the run's deadline (at most the server's).
 #[derive(Debug, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct AutoQuery {
     r: Option<String>,
     seconds: Option<u64>,

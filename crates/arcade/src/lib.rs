@@ -1,18 +1,4 @@
-//! The web arcade behind `bitarcade serve`: a local server over the game crates' APIs, with
-//! the page embedded in the binary.
-//!
-//! Every game is served by the same routes, written once over the live contract that each game
-//! crate implements ([`bits::live::Game`], see [`games`]); no game logic lives here. Solver work runs in a
-//! bounded [`pool::Pool`] (never more jobs than workers at once, the rest queued with their
-//! place reported), under the server's caps whatever the request asks ([`Caps`]), and stops
-//! when its client goes away. Bad requests get a 400 with the game API's one-line message.
-//!
-//! ```no_run
-//! # async fn run() -> std::io::Result<()> {
-//! let config = arcade::Config::default(); // 127.0.0.1:8080
-//! arcade::serve(config).await
-//! # }
-//! ```
+#![doc = include_str!("../README.md")]
 
 pub mod games;
 pub mod pool;
@@ -27,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-pub use routes::router;
+pub use routes::{router, BODY_TIMEOUT};
 
 /// The limits the server puts on every job, whatever the request asks.
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +55,9 @@ pub struct Config {
     pub workers: usize,
     /// The caps on every job.
     pub caps: Caps,
+    /// Seconds a connection may take to send a request's headers; an idle keep-alive
+    /// connection is closed after as long.
+    pub header_seconds: u64,
 }
 
 impl Default for Config {
@@ -78,6 +67,7 @@ impl Default for Config {
             port: 8080,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             caps: Caps::default(),
+            header_seconds: 10,
         }
     }
 }
@@ -89,13 +79,20 @@ pub struct AppState {
     pub pool: pool::Pool,
     /// The caps.
     pub caps: Caps,
+    /// Set once the server is shutting down (jobs stopped then say so).
+    pub stopping: AtomicBool,
     jobs: Mutex<Vec<Weak<AtomicBool>>>,
 }
 
 impl AppState {
     /// A state with `workers` solver slots and `caps`.
     pub fn new(workers: usize, caps: Caps) -> Arc<AppState> {
-        Arc::new(AppState { pool: pool::Pool::new(workers), caps, jobs: Mutex::new(Vec::new()) })
+        Arc::new(AppState {
+            pool: pool::Pool::new(workers),
+            caps,
+            stopping: AtomicBool::new(false),
+            jobs: Mutex::new(Vec::new()),
+        })
     }
 
     /// A new job's abort flag, remembered so that shutdown can stop every job.
@@ -105,6 +102,18 @@ impl AppState {
         jobs.retain(|w| w.strong_count() > 0);
         jobs.push(Arc::downgrade(&flag));
         flag
+    }
+
+    /// The answer for a job's error: a job stopped at shutdown says so; one stopped otherwise
+    /// ran out of time (or its client left, and nobody reads the answer).
+    pub fn error(&self, e: bits::job::Error) -> ApiError {
+        match e {
+            bits::job::Error::Aborted if self.stopping.load(Ordering::Relaxed) => ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: "the job was stopped: the server is shutting down".into(),
+            },
+            e => ApiError::from(e),
+        }
     }
 
     /// Sets every live job's abort flag (at shutdown, so open streams end).
@@ -164,6 +173,23 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
 
 /// [`serve`], calling `ready` with the page's URL once the port is bound.
 pub async fn serve_with(config: Config, ready: impl FnOnce(&str)) -> std::io::Result<()> {
+    serve_until(config, ready, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
+
+/// [`serve_with`], stopping when `stop` completes instead of at Ctrl-C.
+///
+/// Each connection is HTTP/1.1 with its own timeouts: a request's headers must arrive within
+/// [`Config::header_seconds`] (an idle keep-alive connection is closed after as long), and
+/// its body within [`BODY_TIMEOUT`]. At the stop every job's abort flag is set (the jobs end
+/// with "the server is shutting down"), and open connections get a moment to finish.
+pub async fn serve_until(
+    config: Config,
+    ready: impl FnOnce(&str),
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
     let state = AppState::new(config.workers, config.caps);
     let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
     let addr: SocketAddr = listener.local_addr()?;
@@ -177,18 +203,36 @@ pub async fn serve_with(config: Config, ready: impl FnOnce(&str)) -> std::io::Re
     println!("bitarcade arcade: {url}  (Ctrl-C to stop)");
     ready(&url);
     let app = router(state.clone());
-    let stopping = state.clone();
-    // Answers go out at once (no Nagle delay on small JSON replies).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(config.header_seconds.max(1)));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(stop);
+    loop {
+        let (tcp, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of file descriptors and the like: wait, and take the next.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        // Answers go out at once (no Nagle delay on small JSON replies).
         let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
-            eprintln!("bitarcade serve: stopping");
-            stopping.abort_all();
-            // Streams end once their jobs see the flag; give them a moment.
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        })
-        .await
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = http.serve_connection(hyper_util::rt::TokioIo::new(tcp), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+    }
+    eprintln!("bitarcade serve: stopping");
+    state.stopping.store(true, Ordering::Relaxed);
+    state.abort_all();
+    // Streams end once their jobs see the flag; give them a moment.
+    let _ = tokio::time::timeout(Duration::from_secs(2), graceful.shutdown()).await;
+    Ok(())
 }

@@ -37,10 +37,28 @@ pub fn router(state: Arc<AppState>) -> Router {
     let limit = state.caps.max_body;
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
-        .route("/assets/{name}", get(|axum::extract::Path(name): axum::extract::Path<String>| async move { asset(&name) }))
+        .route(
+            "/assets/{name}",
+            get(|uri: axum::http::Uri| async move {
+                let name = uri.path().trim_start_matches("/assets/");
+                if !well_encoded(name) || name.contains('%') {
+                    return ApiError::bad(format!("no asset {name:?}: bad characters in its name"))
+                        .into_response();
+                }
+                asset(name)
+            }),
+        )
         .route("/api/health", get(health))
         .merge(crate::games::all())
-        .fallback(|| async { ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() } })
+        .fallback(|| async {
+            ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() }
+        })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                message: format!("{method} is not allowed here"),
+            }
+        })
         .layer(axum::extract::DefaultBodyLimit::max(limit))
         .with_state(state)
 }
@@ -86,18 +104,47 @@ pub fn record_file<T: serde::Serialize>(record: &T) -> Result<Response, ApiError
     Ok(([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response())
 }
 
-/// A JSON body whose rejection is a 400 with a one-line message.
+/// How long a request's body may take to arrive.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A JSON body whose rejection is a 400 with a one-line message (a 408 when it does not
+/// arrive within [`BODY_TIMEOUT`]).
 pub struct Body<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(Body(v)),
-            Err(r) => Err(ApiError::bad(format!("request body: {}", r.body_text()))),
+        match tokio::time::timeout(BODY_TIMEOUT, Json::<T>::from_request(req, state)).await {
+            Ok(Ok(Json(v))) => Ok(Body(v)),
+            Ok(Err(r)) => Err(ApiError::bad(format!("request body: {}", r.body_text()))),
+            Err(_) => Err(ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!("request body: not received within {} s", BODY_TIMEOUT.as_secs()),
+            }),
         }
     }
+}
+
+/// Whether `s` is well-formed percent-encoding of UTF-8 (`+` and plain characters allowed).
+fn well_encoded(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |c: u8| (c as char).to_digit(16);
+            match (b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+                (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
+                _ => return false,
+            }
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    std::str::from_utf8(&out).is_ok()
 }
 
 /// A query string whose rejection is a 400 with a one-line message.
@@ -107,6 +154,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if !well_encoded(parts.uri.query().unwrap_or("")) {
+            return Err(ApiError::bad("query: bad percent-encoding or not UTF-8"));
+        }
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(v)) => Ok(Params(v)),
             Err(r) => Err(ApiError::bad(format!("query: {}", r.body_text()))),
@@ -122,7 +172,7 @@ where
 {
     let deadline = Duration::from_secs(state.caps.hint_seconds);
     match state.pool.run(deadline, state.job_flag(), |_| {}, job).await {
-        Some(r) => r.map(Json).map_err(ApiError::from),
+        Some(r) => r.map(Json).map_err(|e| state.error(e)),
         None => Err(ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: "the job failed".into(),
@@ -153,7 +203,9 @@ where
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
     let flag = state.job_flag();
     let guard = AbortOnDrop(flag.clone());
+    let watched = flag.clone();
     tokio::spawn(async move {
+        let started = std::time::Instant::now();
         let queued = tx.clone();
         let steps = tx.clone();
         let out = state
@@ -174,9 +226,27 @@ where
                 },
             )
             .await;
+        // Why a stopped job stopped: the server's shutdown, its deadline, or its client.
+        let stopped_by = watched.load(Ordering::Relaxed).then(|| {
+            if state.stopping.load(Ordering::Relaxed) {
+                "shutdown"
+            } else if started.elapsed() >= deadline {
+                "deadline"
+            } else {
+                "client"
+            }
+        });
+        let with_reason = |mut v: Value| {
+            if let (Some(by), Some(o)) = (stopped_by, v.as_object_mut()) {
+                o.insert("stopped_by".into(), json!(by));
+            }
+            v
+        };
         let last = match out {
-            Some(Ok(v)) => event("done", &v),
-            Some(Err(e)) => event("failed", &json!({ "error": ApiError::from(e).message })),
+            Some(Ok(v)) => event("done", &with_reason(v)),
+            Some(Err(e)) => {
+                event("failed", &with_reason(json!({ "error": state.error(e).message })))
+            }
             None => event("failed", &json!({ "error": "the job failed" })),
         };
         let _ = tx.send(last);

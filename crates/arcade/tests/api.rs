@@ -378,3 +378,100 @@ async fn a_deadline_or_a_client_gone_stops_the_job() {
     let s = pool.stats();
     assert_eq!((s.finished, s.aborted, s.over_budget), (2, 2, 0));
 }
+
+#[tokio::test]
+async fn every_rejection_is_one_line_of_json() {
+    let cases = [
+        ("GET", "/api/2048/position", StatusCode::METHOD_NOT_ALLOWED),
+        ("DELETE", "/", StatusCode::METHOD_NOT_ALLOWED),
+        ("GET", "/assets/%ff", StatusCode::BAD_REQUEST),
+        ("GET", "/assets/app%2Ejs", StatusCode::BAD_REQUEST),
+        ("GET", "/api/2048/auto?%zz=1", StatusCode::BAD_REQUEST),
+        ("GET", "/api/2048/auto?r=%ff%fe", StatusCode::BAD_REQUEST),
+        ("GET", "/api/2048/auto?seed=5", StatusCode::BAD_REQUEST),
+        ("GET", "/nope", StatusCode::NOT_FOUND),
+        ("POST", "/api/games", StatusCode::METHOD_NOT_ALLOWED),
+    ];
+    for (method, uri, want) in cases {
+        let (s, body) = call(app(), method, uri, None).await;
+        assert_eq!(s, want, "{method} {uri}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{uri}: {e}: {body}"));
+        let e = v["error"].as_str().unwrap();
+        assert!(!e.is_empty() && !e.contains('\n'), "{uri}: {e}");
+    }
+}
+
+/// A live server on a free port, stopped when the returned sender is dropped or sent to.
+async fn live_server(
+    header_seconds: u64,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (url_tx, url_rx) = tokio::sync::oneshot::channel::<String>();
+    let config =
+        arcade::Config { port: 0, workers: 1, header_seconds, ..arcade::Config::default() };
+    tokio::spawn(arcade::serve_until(
+        config,
+        move |u| {
+            let _ = url_tx.send(u.to_string());
+        },
+        async move {
+            let _ = stop_rx.await;
+        },
+    ));
+    let url = url_rx.await.unwrap();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
+    (addr, stop_tx)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_half_sent_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (addr, _stop) = live_server(1).await;
+    let start = Instant::now();
+    let idle = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    for (name, mut s) in [("idle", idle), ("half-sent", half)] {
+        let mut buf = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf)).await;
+        assert!(read.is_ok(), "{name}: still open after 10 s");
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(900), "{name}: closed before its timeout ({took:?})");
+    }
+    // A whole request is answered, and the idle keep-alive connection after it is closed.
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the keep-alive connection stayed open");
+    assert!(
+        String::from_utf8_lossy(&buf).starts_with("HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&buf)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shutdown_stops_jobs_with_its_own_reason() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (addr, stop) = live_server(10).await;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // A long 2048 game under a big budget.
+    let r = urlencode(&json!({"search": {"budget": 5_000_000}}).to_string());
+    s.write_all(format!("GET /api/2048/auto?r={r} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    stop.send(()).unwrap();
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf)).await;
+    let text = String::from_utf8_lossy(&buf);
+    let done =
+        text.split("event: done\ndata: ").nth(1).unwrap_or_else(|| panic!("no done: {text}"));
+    let v: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (v["stop"].as_str(), v["stopped_by"].as_str()),
+        (Some("aborted"), Some("shutdown")),
+        "{v}"
+    );
+}
