@@ -48,6 +48,7 @@ pub fn router(state: Arc<AppState>) -> Router {
                 asset(name)
             }),
         )
+        .route("/{page}", get(game_page))
         .route("/api/health", get(health))
         .merge(crate::games::all())
         .fallback(|| async {
@@ -89,6 +90,16 @@ fn asset(name: &str) -> Response {
                 .into_response()
         }
         None => ApiError { status: StatusCode::NOT_FOUND, message: format!("no asset {name:?}") }
+            .into_response(),
+    }
+}
+
+/// `/2048` and the like: the game's page (`/#/2048`); anything else is a 404.
+async fn game_page(uri: axum::http::Uri) -> Response {
+    let page = uri.path().trim_start_matches('/');
+    match crate::games::GAMES.iter().find(|g| g.name == page) {
+        Some(g) => axum::response::Redirect::to(&format!("/#/{}", g.name)).into_response(),
+        None => ApiError { status: StatusCode::NOT_FOUND, message: "no such page".into() }
             .into_response(),
     }
 }

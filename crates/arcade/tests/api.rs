@@ -83,6 +83,17 @@ async fn the_page_and_its_assets_are_served() {
     let (s, body) = call(app(), "GET", "/api/health", None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(body.contains(r#""workers":2"#), "{body}");
+    // `/2048` without the `#` is the game's page.
+    for g in ["samegame", "tetris", "drop7", "2048", "snake"] {
+        let res = app()
+            .oneshot(Request::builder().uri(format!("/{g}")).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "{g}");
+        assert_eq!(res.headers()["location"], format!("/#/{g}").as_str());
+    }
+    let (s, body) = call(app(), "GET", "/favicon.ico", None).await;
+    assert_eq!((s, body.as_str()), (StatusCode::NOT_FOUND, r#"{"error":"no such page"}"#));
     let (s, body) = call(app(), "GET", "/api/games", None).await;
     assert_eq!(s, StatusCode::OK);
     let names: Vec<String> = serde_json::from_str::<Vec<Value>>(&body)
