@@ -1,7 +1,7 @@
 // The arcade shell: routing by the URL hash, the JSON calls, errors, and the pool badge.
 // Each game is a module with `mount(root, params)` that returns an `unmount()`.
 
-const GAMES = { samegame: '/assets/samegame.js', '2048': '/assets/2048.js', snake: '/assets/snake.js' };
+const GAMES = { samegame: '/assets/samegame.js', '2048': '/assets/2048.js', snake: '/assets/snake.js', drop7: '/assets/drop7.js', tetris: '/assets/tetris.js' };
 
 /** `body` as JSON, with seeds held as decimal strings (past 2^53 a browser's numbers lose
  * digits) written as the exact numbers the server reads. */
@@ -71,9 +71,12 @@ export function download(name, text) {
   a.remove();
 }
 
+/** The page of each route: the home page, then one per game. */
+const PAGES = { home: '/assets/home.js', ...GAMES };
+
 function parseHash() {
   const m = location.hash.match(/^#\/([^?]*)\??(.*)$/);
-  const game = m && GAMES[m[1]] ? m[1] : '2048';
+  const game = m && PAGES[m[1]] ? m[1] : 'home';
   return { game, params: Object.fromEntries(new URLSearchParams(m ? m[2] : '')) };
 }
 
@@ -86,7 +89,9 @@ async function route() {
   document.querySelectorAll('nav a').forEach((a) => a.classList.toggle('active', a.dataset.game === game));
   const root = document.getElementById('game');
   root.replaceChildren();
-  const mod = await import(GAMES[game]);
+  const link = document.querySelector(`nav a[data-game="${game}"]`);
+  document.title = link ? `${link.textContent} · bitarcade` : 'bitarcade: five grid puzzles';
+  const mod = await import(PAGES[game]);
   current = { game, keep: true, unmount: await mod.mount(root, params) };
 }
 

@@ -30,6 +30,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("2048.js", "text/javascript; charset=utf-8", include_str!("../assets/2048.js")),
     ("snake.js", "text/javascript; charset=utf-8", include_str!("../assets/snake.js")),
     ("samegame.js", "text/javascript; charset=utf-8", include_str!("../assets/samegame.js")),
+    ("home.js", "text/javascript; charset=utf-8", include_str!("../assets/home.js")),
+    ("tetris.js", "text/javascript; charset=utf-8", include_str!("../assets/tetris.js")),
+    ("drop7.js", "text/javascript; charset=utf-8", include_str!("../assets/drop7.js")),
 ];
 
 /// The whole application over `state`.
