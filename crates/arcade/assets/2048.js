@@ -44,7 +44,7 @@ export async function mount(root, params) {
         now: frame(r.now),
         frames: all ? r.frames.map(frame) : undefined,
         legal: r.legal,
-        over: r.status.phase !== 'playing',
+        over: r.status.phase !== 'playing', won: r.status.phase === 'won',
         statusText: statusText(r.status),
       };
     },
@@ -67,6 +67,9 @@ export async function mount(root, params) {
       // The record goes to the server as written: its seed may not fit a browser number.
       const f = await post('/api/2048/frames', `{"record": ${text}}`);
       id.spawn = f.setup.spawn_seed;
+      // The record's game has its own spawn seed, not a batch seed: the seed box says so.
+      seedIn.value = '';
+      seedIn.placeholder = 'a record';
       const of = f.count > 1 ? ` (the first of ${f.count} records)` : '';
       return { moves: [...f.moves], message: `loaded a record of ${f.moves.length} moves${of}, score ${f.score.toLocaleString('en-US')}` };
     },

@@ -181,7 +181,7 @@ export async function mount(root, params) {
     },
     async fetch(moves, all) {
       const r = await post('/api/drop7/position', { ...where(), moves: moves.join(''), frames: all });
-      return { now: r.now, frames: all ? r.frames : undefined, legal: r.legal, over: r.status.phase !== 'playing', statusText: statusText(r.status) };
+      return { now: r.now, frames: all ? r.frames : undefined, legal: r.legal, over: r.status.phase !== 'playing', won: r.status.phase === 'won', statusText: statusText(r.status) };
     },
     draw,
     text: (f) => f.text,

@@ -152,7 +152,7 @@ export async function mount(root, params) {
       layout(rows[0].length, rows.length);
       const legal = [];
       r.now.cells.forEach((l, i) => { if (l) legal.push(token(i)); });
-      return { now: r.now, frames: all ? r.frames : undefined, legal, over: r.status.phase !== 'playing', statusText: statusText(r) };
+      return { now: r.now, frames: all ? r.frames : undefined, legal, over: r.status.phase !== 'playing', won: r.status.phase === 'won', statusText: statusText(r) };
     },
     draw,
     text: (frame) => frame.board.trimEnd(),

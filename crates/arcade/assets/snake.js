@@ -62,8 +62,15 @@ export async function mount(root, params) {
 
   function draw(frame, k) {
     const b = body(crashed(k) ? k - 1 : k);
-    for (const c of cells) c.className = 'c';
-    b.forEach((c, i) => { cells[c].className = i === 0 ? 'c head' : `c body${i % 2 ? ' alt' : ''}`; });
+    for (const c of cells) { c.className = 'c'; c.style.background = ''; }
+    // The body drawn connected, head to tail, its shade fading toward the tail so a full board
+    // can still be traced.
+    const dir = (from, to) => (to === from - dims.w ? 'u' : to === from + dims.w ? 'd' : to === from + 1 ? 'r' : 'l');
+    b.forEach((c, i) => {
+      const link = i + 1 < b.length ? ` to-${dir(c, b[i + 1])}` : '';
+      cells[c].className = (i === 0 ? 'c head' : 'c body') + link;
+      if (i > 0) cells[c].style.background = `hsl(163, 100%, ${24 + Math.round(26 * i / Math.max(1, b.length - 1))}%)`;
+    });
     if (frame.fruit !== null) cells[frame.fruit].className = 'c fruit';
     if (crashed(k)) cells[b[0]].classList.add('crash');
     length.textContent = frame.len;
@@ -98,7 +105,7 @@ export async function mount(root, params) {
       start = r.now.start;
       status = r.status;
       const now = { head: r.now.body[0], len: r.now.body.length, fruit: r.now.fruit, score: r.now.score };
-      return { now, frames: r.frames, legal: r.legal, over: r.status.phase !== 'playing', statusText: statusText(r.status) };
+      return { now, frames: r.frames, legal: r.legal, over: r.status.phase !== 'playing', won: r.status.phase === 'won', statusText: statusText(r.status) };
     },
     draw,
     text,
@@ -148,7 +155,21 @@ export async function mount(root, params) {
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(seedIn.value); });
   playerIn.addEventListener('change', () => ctl.goto(ctl.st.k));
 
-  root.append(h('div', {}, grid), ctl.panel);
+  // On a touch screen: swipe on the board, or the arrow pad under it.
+  let touch = null;
+  grid.addEventListener('pointerdown', (e) => { touch = [e.clientX, e.clientY]; });
+  grid.addEventListener('pointerup', (e) => {
+    if (!touch) return;
+    const dx = e.clientX - touch[0], dy = e.clientY - touch[1];
+    touch = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
+    ctl.move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'R' : 'L') : (dy > 0 ? 'D' : 'U'));
+  });
+  const pad = h('div', { class: 'pad', testid: 'pad', 'aria-label': 'arrow pad' },
+    ...[['U', '↑'], ['L', '←'], ['D', '↓'], ['R', '→']].map(([m, t]) =>
+      h('button', { testid: `pad-${m}`, class: `pad-${m}`, 'aria-label': `move ${t}`, onclick: () => ctl.move(m) }, t)));
+
+  root.append(h('div', {}, grid, pad), ctl.panel);
   await ctl.start();
   return () => ctl.unmount();
 }

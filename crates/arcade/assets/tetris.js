@@ -551,7 +551,7 @@ export async function mount(root, params) {
         drawnQueue = `${f0.current || ''}${f0.queue}`;
         queueIn.value = drawnQueue;
       }
-      return { now: fr(r.now), frames: all ? r.frames.map(fr) : undefined, legal: r.legal, over: r.status.phase !== 'playing', statusText: statusText(r) };
+      return { now: fr(r.now), frames: all ? r.frames.map(fr) : undefined, legal: r.legal, over: r.status.phase !== 'playing', won: r.status.phase === 'won', statusText: statusText(r) };
     },
     draw,
     text: (f) => `${f.cells.map((r) => r.map((c) => (c ? '#' : '.')).join('')).join('\n')}\ncurrent ${f.current || '-'}  hold ${f.hold || '-'}  next ${f.queue}`.trimEnd(),

@@ -4,7 +4,7 @@
 //
 // A game hands `controller` an adapter:
 //   name, title, board (the board element), sep (between moves in the URL: '' for one letter each)
-//   fetch(moves, all) -> {now, frames?, legal, over, statusText}: the position after `moves`
+//   fetch(moves, all) -> {now, frames?, legal, over, won, statusText}: the position after `moves`
 //     (an array of move strings), with every frame from the start when `all`
 //   draw(frame, k): draws frame k (ctl.frames holds the others); text(frame): the board as text
 //   urlParams(): the game's identity in the URL; autoUrl(moves): the stream of a solver playing on
@@ -19,16 +19,24 @@ import { showError, h, setParams, download } from '/assets/app.js';
 export function controller(params, g) {
   const split = (s) => (g.sep === '' ? [...(s || '')] : (s || '').split(g.sep).filter(Boolean));
   const st = { moves: split(params.moves), k: 0, frames: [], legal: [], over: false, statusText: '', auto: null, timer: null, busy: false, moveStart: null };
-  const want = params.k !== undefined ? Math.min(Number(params.k) || 0, st.moves.length) : null;
+  // The link's move to show: a whole number from 0 to the moves' count (anything else is said).
+  let want = null;
+  const linkNotes = [];
+  if (params.k !== undefined) {
+    const k = Number(params.k);
+    if (!/^\d+$/.test(params.k) || k > st.moves.length) linkNotes.push(`the link's k=${params.k} is not a move from 0 to ${st.moves.length}: showing the last`);
+    else want = k;
+  }
   const board = g.board;
   board.dataset.settled = 'false';
 
-  const score = h('b', { testid: 'score' }, '0');
+  const score = h('b', { testid: 'score', 'aria-live': 'polite' }, '0');
   const movesEl = h('b', { testid: 'moves' }, '0');
-  const status = h('span', { class: 'status', testid: 'status' });
+  const status = h('span', { class: 'status', testid: 'status', role: 'status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: 0, value: 0, testid: 'timeline', 'aria-label': 'timeline' });
   const speed = h('select', { testid: 'speed', 'aria-label': 'playback speed' },
-    ...[2, 5, 10, 30, 60, 200].map((v) => h('option', { value: v, selected: v === 10 }, `${v} moves/s`)));
+    ...[2, 5, 10, 30, 60, 200].map((v) => h('option', { value: v, selected: v === (g.speed || 10) }, `${v} moves/s`)),
+    h('option', { value: 'max' }, 'as fast as it comes'));
   const follow = h('input', { type: 'checkbox', checked: true, testid: 'follow', id: `follow-${g.name}` });
   const autoState = h('span', { class: 'muted', testid: 'auto-state' });
   const share = h('a', { class: 'share', testid: 'share', href: '#' });
@@ -83,6 +91,7 @@ export function controller(params, g) {
     bUndo.disabled = live || st.k === 0;
     bRedo.disabled = live || atEnd();
     if (bHint) bHint.disabled = live || st.over && atEnd();
+    board.setAttribute('aria-busy', live ? 'true' : 'false');
     bAuto.textContent = live ? 'Stop ■' : autoLabel;
     bBack.disabled = st.k === 0;
     bFwd.disabled = atEnd();
@@ -93,8 +102,9 @@ export function controller(params, g) {
     share.href = location.href;
     share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
     const end = atEnd();
-    status.textContent = !end ? `move ${st.k} of ${st.moves.length}` : st.statusText;
-    status.classList.toggle('over', end && st.over);
+    status.textContent = live ? `auto: move ${st.k} of ${st.moves.length}` : !end ? `move ${st.k} of ${st.moves.length}` : st.statusText;
+    status.classList.toggle('over', end && st.over && !st.won);
+    status.classList.toggle('won', end && st.won);
     board.dataset.legal = end && !live ? st.legal.join(g.sep === '' ? '' : ' ') : '';
   }
 
@@ -108,6 +118,7 @@ export function controller(params, g) {
       st.frames[st.moves.length] = r.now;
       st.legal = r.legal;
       st.over = r.over;
+      st.won = !!r.won;
       st.statusText = r.statusText;
       showError('');
       return true;
@@ -171,6 +182,27 @@ export function controller(params, g) {
     chrome();
     src.addEventListener('queued', (e) => { autoState.textContent = `waiting for a solver: ${JSON.parse(e.data).ahead} ahead`; });
     src.addEventListener('progress', (e) => { autoState.textContent = `${g.solverName()}: ${JSON.parse(e.data).message}`; });
+    // With follow on, the board steps through the streamed moves at the timeline's speed
+    // ("as fast as it comes": straight to the newest); the link follows the board.
+    let chase = null;
+    const step = () => {
+      if (speed.value === 'max') st.k = st.moves.length;
+      else if (st.k < st.moves.length) st.k += 1;
+      if (!st.auto && st.k >= st.moves.length) {
+        clearInterval(chase);
+        chase = null;
+        st.chase = null;
+        settle();
+        return;
+      }
+      draw();
+      chrome();
+    };
+    const chasing = () => {
+      if (chase || !follow.checked || g.playOut) return;
+      chase = setInterval(step, speed.value === 'max' ? 50 : 1000 / Number(speed.value));
+      st.chase = chase;
+    };
     for (const [name, take] of Object.entries(g.stream)) {
       src.addEventListener(name, (e) => {
         for (const [m, f] of take(JSON.parse(e.data))) {
@@ -178,11 +210,7 @@ export function controller(params, g) {
           st.frames[st.moves.length] = f;
         }
         autoState.textContent = `${g.solverName()} is playing: move ${st.moves.length - base}`;
-        if (follow.checked && !g.playOut) {
-          st.k = st.moves.length;
-          draw();
-          status.textContent = 'auto';
-        }
+        chasing();
         slider.max = st.moves.length;
         slider.value = st.k;
       });
@@ -191,9 +219,19 @@ export function controller(params, g) {
       src.close();
       st.auto = null;
       autoState.textContent = text;
-      const k = follow.checked && !g.playOut ? st.moves.length : st.k;
+      const k = st.k;
       await refresh(false);
       st.k = Math.min(k, st.moves.length);
+      if (chase && follow.checked && speed.value !== 'max' && st.k < st.moves.length) {
+        // Still catching up with the solver's moves: the board settles at the end.
+        board.dataset.settled = 'false';
+        chrome();
+        return;
+      }
+      clearInterval(chase);
+      chase = null;
+      st.chase = null;
+      if (follow.checked && !g.playOut) st.k = st.moves.length;
       settle();
       // A plan is watched from where it starts, at the timeline's speed.
       if (g.playOut && follow.checked && st.moves.length > base) play();
@@ -204,6 +242,8 @@ export function controller(params, g) {
   }
 
   function stopAuto() {
+    clearInterval(st.chase);
+    st.chase = null;
     if (!st.auto) return;
     st.auto.close();
     st.auto = null;
@@ -213,7 +253,8 @@ export function controller(params, g) {
 
   function play() {
     if (atEnd()) goto(0);
-    st.timer = setInterval(() => (atEnd() ? pause() : goto(st.k + 1)), 1000 / Number(speed.value));
+    const rate = speed.value === 'max' ? 200 : Number(speed.value);
+    st.timer = setInterval(() => (atEnd() ? pause() : goto(st.k + 1)), 1000 / rate);
     chrome();
   }
   function pause() {
@@ -266,9 +307,17 @@ export function controller(params, g) {
   }
 
   const onKey = (e) => {
-    // Keys in a field, a slider or a menu are theirs.
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // A field's keys are its own. A menu left focused gives its arrows and the game's keys to
+    // the game (an arrow must not change the board size behind the player's back).
+    if ((e.target instanceof HTMLInputElement && e.target.type !== 'checkbox' && e.target.type !== 'range') || e.target instanceof HTMLTextAreaElement) return;
+    if (e.target instanceof HTMLInputElement && e.target.type === 'range' && e.key !== ' ') return;
+    if (e.target instanceof HTMLSelectElement) {
+      if (!(g.keys?.[e.key] || e.key.startsWith('Arrow'))) return;
+      e.preventDefault();
+      e.target.blur();
+      board.focus();
+    }
     const m = g.keys?.[e.key];
     if (m || (g.key && g.key(e))) {
       e.preventDefault();
@@ -278,7 +327,11 @@ export function controller(params, g) {
     if ((e.key === 'h' || e.key === 'H') && g.hint) g.hint();
     else if (e.key === 'z' || e.key === 'Z') goto(st.k - 1);
     else if (e.key === 'y' || e.key === 'Y') goto(st.k + 1);
-    else if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); st.timer ? pause() : play(); }
+    else if (e.key === ' ') {
+      // Space plays the timeline wherever the focus is (Enter still presses a button).
+      e.preventDefault();
+      st.timer ? pause() : play();
+    }
   };
   document.addEventListener('keydown', onKey);
   slider.addEventListener('input', () => { const k = Number(slider.value); pause(); goto(k); });
@@ -294,8 +347,19 @@ export function controller(params, g) {
     moves: () => st.moves.slice(0, st.k),
     // Loads the game of the URL and shows its move `k`.
     async start() {
-      if (await refresh(true)) st.k = want === null ? st.moves.length : want;
+      if (!(await refresh(true))) {
+        // A bad link: show the moves before the one the server refused, and say which.
+        const msg = document.querySelector('[data-testid=error]').textContent;
+        const bad = Number((msg.match(/\(move (\d+)\)/) || [])[1]);
+        if (bad >= 1 && bad <= st.moves.length) {
+          st.moves = st.moves.slice(0, bad - 1);
+          st.frames = [];
+          if (await refresh(true)) linkNotes.unshift(`this link's ${msg}; showing the ${bad - 1} moves before it`);
+        }
+      }
+      if (st.frames.length) st.k = want === null ? st.moves.length : Math.min(want, st.moves.length);
       settle();
+      if (linkNotes.length) showError(linkNotes.join('; '));
       board.focus();
     },
     unmount() {

@@ -52,6 +52,7 @@ test('2048: keys play legal moves, undo/redo, and the exported record replays in
 test('2048: the expectimax plays a whole game live, and the shared URL reproduces it', async () => {
   const { page } = await open('#/2048?seed=11');
   await page.selectOption('[data-testid=budget]', '20000');
+  await page.selectOption('[data-testid=speed]', 'max');
   await page.click('[data-testid=auto]');
   await page.waitForFunction(() => /played \d+ moves/.test(document.querySelector('[data-testid=auto-state]').textContent),
     null, { timeout: 240000 });

@@ -113,6 +113,7 @@ test('drop7: Auto plays whole games as `drop7 play` plays them, and the link rep
   await page.selectOption('[data-testid=depth]', '2');
   assert.match(await page.textContent('[data-testid=cli]'), /drop7 play --games 1 --seed 7 --depth 2/);
   const t0 = Date.now();
+  await page.selectOption('[data-testid=speed]', 'max');
   await page.click('[data-testid=auto]');
   await autoDone(page, /drops to [\d,]+ points/, 120000);
   await page.waitForSelector('[data-testid=board][data-settled=true]');
@@ -146,6 +147,7 @@ test('drop7: Auto plays whole games as `drop7 play` plays them, and the link rep
   // Normal mode (its own opening board, gray discs), depth 1.
   const p2 = (await open('#/drop7?mode=normal&seed=3')).page;
   await p2.selectOption('[data-testid=depth]', '1');
+  await p2.selectOption('[data-testid=speed]', 'max');
   await p2.click('[data-testid=auto]');
   await autoDone(p2, /drops to [\d,]+ points/, 120000);
   await p2.waitForSelector('[data-testid=board][data-settled=true]');

@@ -54,6 +54,7 @@ test('snake: keys move the snake as the engine does, undo/redo, a hint, and the 
 test('snake: a player plays the whole game live, the CLI plays the same, and the URL reproduces a move', async () => {
   const { page } = await open('#/snake?size=8x8&seed=9');
   await page.selectOption('[data-testid=player]', 'knit');
+  await page.selectOption('[data-testid=speed]', 'max');
   await page.click('[data-testid=auto]');
   await autoDone(page, /knit played [\d,]+ moves/);
   await page.waitForSelector('[data-testid=board][data-settled=true]');
