@@ -13,8 +13,8 @@ export async function mount(root, params) {
     seed: /^\d{1,20}$/.test(params.seed || '') ? params.seed : String(Math.floor(Math.random() * 1e6)),
     spawn: /^\d+$/.test(params.spawn || '') ? params.spawn : null, // a record's spawn seed, kept as text (u64)
   };
-  const grid = h('div', { class: 'g2048', testid: 'board', tabindex: 0, 'aria-label': '2048 board' });
-  const cells = Array.from({ length: 16 }, () => h('div', { class: 't' }));
+  const grid = h('div', { class: 'g2048', testid: 'board', tabindex: 0, role: 'grid', 'aria-label': '2048 board' });
+  const cells = Array.from({ length: 16 }, () => h('div', { class: 't', role: 'gridcell' }));
   grid.append(...cells);
   const seedIn = h('input', { type: 'number', min: 0, value: id.seed, testid: 'seed', 'aria-label': 'seed' });
   const budget = h('select', { testid: 'budget', 'aria-label': 'search budget' },
@@ -54,6 +54,7 @@ export async function mount(root, params) {
         const was = Number(c.dataset.v || 0);
         c.dataset.v = v;
         c.textContent = v ? v : '';
+        c.setAttribute('aria-label', `row ${Math.floor(i / 4) + 1}, column ${i % 4 + 1}: ${v || 'empty'}`);
         c.className = 't' + (v > 2048 ? ' big' : '') + (v >= 100 ? ` d${String(v).length}` : '') + (v && !was ? ' new' : '');
       });
     },

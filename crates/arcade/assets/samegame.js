@@ -39,7 +39,7 @@ export async function mount(root, params) {
   let hover = null; // the cell under the pointer or the keyboard cursor
   let cursor = null;
 
-  const grid = h('div', { class: 'gsame', testid: 'board', tabindex: 0, 'aria-label': 'SameGame board: arrows move the cursor, Enter removes its group' });
+  const grid = h('div', { class: 'gsame', testid: 'board', tabindex: 0, role: 'grid', 'aria-label': 'SameGame board: arrows move the cursor, Enter removes its group' });
   const sizeIn = h('select', { testid: 'size', 'aria-label': 'board size' }, ...SIZES.map((s) => h('option', { value: s, selected: s === id.size }, s)));
   const colorsIn = h('select', { testid: 'colors', 'aria-label': 'colours' }, ...[2, 3, 4, 5, 6, 7, 8].map((c) => h('option', { value: c, selected: String(c) === id.colors }, `${c} colours`)));
   const seedIn = h('input', { type: 'number', min: 0, value: id.seed, testid: 'seed', 'aria-label': 'seed' });
@@ -101,6 +101,8 @@ export async function mount(root, params) {
       const c = cells[i];
       c.className = ch === '.' ? 'c e' : `c k${ch}`;
       c.dataset.sym = ch === '.' ? '' : SYMBOLS[Number(ch)];
+      c.setAttribute('role', 'gridcell');
+      c.setAttribute('aria-label', ch === '.' ? 'empty' : `${NAMES[Number(ch)]} ${SYMBOLS[Number(ch)]}`);
     });
     if (frame.click) cells[index(frame.click[0], frame.click[1])]?.classList.add('last');
     if (cursor !== null) cells[cursor].classList.add('cur');

@@ -17,7 +17,7 @@ export async function mount(root, params) {
   let dims = { w: 10, h: 10 };
   let start = [];
   let status = { phase: 'playing', code: 'playing', message: '' };
-  const grid = h('div', { class: 'gsnake', testid: 'board', tabindex: 0, 'aria-label': 'Snake board' });
+  const grid = h('div', { class: 'gsnake', testid: 'board', tabindex: 0, role: 'grid', 'aria-label': 'Snake board' });
   let cells = [];
 
   const sizeIn = h('select', { testid: 'size', 'aria-label': 'board size' }, ...SIZES.map((s) => h('option', { value: s, selected: s === id.size }, s)));
@@ -72,6 +72,9 @@ export async function mount(root, params) {
       if (i > 0) cells[c].style.background = `hsl(163, 100%, ${24 + Math.round(26 * i / Math.max(1, b.length - 1))}%)`;
     });
     if (frame.fruit !== null) cells[frame.fruit].className = 'c fruit';
+    // The cells that matter, named for a screen reader: the head, the fruit.
+    grid.setAttribute('aria-label', `Snake board, ${dims.w} by ${dims.h}: head at column ${b[0] % dims.w + 1}, row ${Math.floor(b[0] / dims.w) + 1}`
+      + (frame.fruit !== null ? `; fruit at column ${frame.fruit % dims.w + 1}, row ${Math.floor(frame.fruit / dims.w) + 1}` : '') + `; length ${b.length}`);
     if (crashed(k)) cells[b[0]].classList.add('crash');
     length.textContent = frame.len;
   }

@@ -1,7 +1,9 @@
-//! The load bench of the web arcade (not a timed test): 50 clients each start a streamed 2048
-//! run that would take far longer than the server's run deadline, so the pool stays full and
-//! every job must be stopped by its deadline; meanwhile one client times cheap requests
-//! (`position`). Prints p50/p99 of the cheap requests, the jobs over budget (must be 0), and
+//! The load bench of the web arcade (not a timed test): 50 clients each start a streamed run of
+//! one of the five games' solvers (in turn: a 2048 expectimax at 5M nodes a move, SameGame's
+//! NRPA at level 3, a Tetris PC search with no perfect clear to find, Drop7's expectimax at
+//! depth 6, Snake's cycle on 30x30), each far longer than the server's run deadline, so the
+//! pool stays full and every job must be stopped by its deadline; meanwhile one client times
+//! cheap requests (`position`). Prints p50/p99 of the cheap requests, the jobs over budget (must be 0), and
 //! the process's peak memory.
 //!
 //! `cargo bench -p arcade --bench load` (release build; the server and the clients in one
@@ -14,6 +16,29 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const CLIENTS: usize = 50;
+
+/// Each game's run: its route name and an auto request that outlasts the deadline.
+const RUNS: [(&str, &str); 5] = [
+    ("2048", r#"{"from":{"seed":"{i}"},"search":{"budget":5000000},"max_moves":100000}"#),
+    (
+        "samegame",
+        r#"{"from":{"setup":{"width":20,"height":15,"colors":5},"seed":"{i}"},"search":{"search":"nrpa","level":3,"iterations":1000}}"#,
+    ),
+    ("tetris", r#"{"from":{"setup":{"queue":"SZSZSZSZSZSZSZSZSZSZSZ","height":6},"seed":"{i}"}}"#),
+    ("drop7", r#"{"from":{"seed":"{i}"},"search":{"depth":6}}"#),
+    ("snake", r#"{"from":{"setup":{"size":"30x30"},"seed":"{i}"},"search":{"player":"cycle"}}"#),
+];
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
 const WORKERS: usize = 2;
 const RUN_SECONDS: u64 = 1;
 
@@ -63,11 +88,9 @@ async fn main() {
     let runs: Vec<_> = (0..CLIENTS)
         .map(|i| {
             tokio::spawn(async move {
-                // {"from":{"seed":"i"},"search":{"budget":5000000},"max_moves":100000}
-                let path = format!(
-                    "/api/2048/auto?r=%7B%22from%22%3A%7B%22seed%22%3A%22{i}%22%7D%2C%22search%22\
-                     %3A%7B%22budget%22%3A5000000%7D%2C%22max_moves%22%3A100000%7D"
-                );
+                let (game, r) = RUNS[i % RUNS.len()];
+                let path =
+                    format!("/api/{game}/auto?r={}", urlencode(&r.replace("{i}", &i.to_string())));
                 let (code, body) = request(addr, "GET", &path, "").await;
                 (code, body.contains("event: done"))
             })
@@ -99,7 +122,7 @@ async fn main() {
     lat.sort_by(f64::total_cmp);
     let q = |p: f64| lat[((lat.len() as f64 * p).ceil() as usize).min(lat.len()) - 1];
     let s = state.pool.stats();
-    println!("arcade load bench: {CLIENTS} streamed 2048 runs (budget 5M nodes a move, run deadline {RUN_SECONDS} s), {WORKERS} workers");
+    println!("arcade load bench: {CLIENTS} streamed runs of the five games' solvers in turn (run deadline {RUN_SECONDS} s), {WORKERS} workers");
     println!("  runs ended with their record: {done} of {CLIENTS}; wall {wall:.1} s");
     println!(
         "  jobs finished {}, aborted by the deadline {}, over budget {}",

@@ -72,7 +72,17 @@ async fn the_page_and_its_assets_are_served() {
     let (s, html) = call(app(), "GET", "/", None).await;
     assert_eq!(s, StatusCode::OK);
     assert!(html.contains("/assets/app.js"));
-    for a in ["app.js", "app.css", "timeline.js", "home.js", "samegame.js", "tetris.js", "drop7.js", "2048.js", "snake.js"] {
+    for a in [
+        "app.js",
+        "app.css",
+        "timeline.js",
+        "home.js",
+        "samegame.js",
+        "tetris.js",
+        "drop7.js",
+        "2048.js",
+        "snake.js",
+    ] {
         let (s, body) = call(app(), "GET", &format!("/assets/{a}"), None).await;
         assert_eq!(s, StatusCode::OK, "{a}");
         assert!(body.len() > 500, "{a}");

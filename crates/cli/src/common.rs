@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::io::{IsTerminal, Read};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -27,6 +28,12 @@ pub fn exit_code(e: &CliError) -> i32 {
 
 /// The result of a command.
 pub type CliResult<T = ()> = Result<T, CliError>;
+
+/// A request's range (the API's one copy of it) as clap's parsers of small integers take it,
+/// so that the flag and the request accept the same values.
+pub fn clap_range<T: Copy + Into<i64>>(range: RangeInclusive<T>) -> RangeInclusive<i64> {
+    (*range.start()).into()..=(*range.end()).into()
+}
 
 /// `--seed S`: every random choice derives from it, so the same seed gives the same output.
 #[derive(Args, Debug, Clone, Copy)]
@@ -209,6 +216,15 @@ pub fn follow<'a>(
 pub enum LearnMethod {
     Td,
     Tc,
+}
+
+impl From<bits::learn::Method> for LearnMethod {
+    fn from(m: bits::learn::Method) -> Self {
+        match m {
+            bits::learn::Method::Td => LearnMethod::Td,
+            bits::learn::Method::Tc => LearnMethod::Tc,
+        }
+    }
 }
 
 impl From<LearnMethod> for bits::learn::Method {

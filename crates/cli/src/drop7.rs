@@ -5,15 +5,19 @@
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use clap::{Args, Subcommand};
-use drop7::api::{self, Control, EvalSpec, InputFile, Progress, SearchOptions, Shard};
+use drop7::api::{
+    self, AbRequest, BenchRequest, Control, EvalSpec, FitRequest, InputFile, PlayRequest, Progress,
+    SearchOptions, Shard, SweepRequest, TrainRequest, TuneRequest,
+};
 use serde::Serialize;
 
 use crate::common::{
-    coherence_path, follow, print_json, print_or_json, progress, read_bytes, read_input,
-    write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod, RecordArg,
-    SeedArg, ThreadsArg,
+    clap_range, coherence_path, follow, print_json, print_or_json, progress, read_bytes,
+    read_input, write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod,
+    RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -103,25 +107,28 @@ enum Drop7Command {
 #[derive(Args, Debug, Clone)]
 struct SearchOpts {
     /// Mode: hardcore (alias blitz), normal, sequence.
-    #[arg(long, default_value = "hardcore")]
+    #[arg(long, default_value_t = SearchOptions::default().mode)]
     mode: String,
     /// Search depth in moves (1 = the known disc only).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=6))]
+    #[arg(long, default_value_t = SearchOptions::default().depth,
+          value_parser = clap::value_parser!(u32).range(clap_range(SearchOptions::DEPTH)))]
     depth: u32,
     /// Leaf evaluator: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`, `shape[:..,MISMATCH]`,
     /// `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`, `pressure[:..,NEAR,EXPOSED]`,
     /// `fitted[:W1,..,W33|:@FILE][*SCALE]` (weights as `drop7 fit` writes them, all times
     /// SCALE), `ntuple:@FILE` (a network from `drop7 train`; `ntuple:@A+@B..` the mean of several) or `points`. The default, `ready`, is `ready:900,500,375,800,4500,1200,0`.
-    #[arg(long, default_value = "ready")]
+    #[arg(long, default_value_t = SearchOptions::default().eval.text)]
     eval: String,
     /// Transposition table: none, direct, 2way, 4way.
-    #[arg(long, default_value = "direct")]
+    #[arg(long, default_value_t = SearchOptions::default().table)]
     table: String,
     /// log2 of the table's entries (48 bytes each).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=26))]
+    #[arg(long, default_value_t = SearchOptions::default().table_bits,
+          value_parser = clap::value_parser!(u32).range(clap_range(SearchOptions::TABLE_BITS)))]
     table_bits: u32,
     /// Chance nodes over K equal strata of 1-7 instead of every value (0 = every value).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=7))]
+    #[arg(long, default_value_t = SearchOptions::default().strata,
+          value_parser = clap::value_parser!(u8).range(clap_range(SearchOptions::STRATA)))]
     strata: u8,
     /// Strata by chance level from the root down for `play` and `ab` (`0,0,3`: every value
     /// at the two chance levels below the root, 3 strata deeper; the last entry repeats);
@@ -129,7 +136,7 @@ struct SearchOpts {
     #[arg(long, value_name = "K,K,..")]
     strata_schedule: Option<String>,
     /// Normal mode's share of gray next discs, NUM/DEN.
-    #[arg(long, default_value = "1/8")]
+    #[arg(long, default_value_t = SearchOptions::default().gray_share)]
     gray_share: String,
     /// Pay the level bonus before the fatal rise (a clone variant).
     #[arg(long)]
@@ -138,18 +145,19 @@ struct SearchOpts {
     #[arg(long)]
     no_rise_chain: bool,
     /// The search's penalty for a move that ends the game.
-    #[arg(long, default_value_t = 1_000_000.0)]
+    #[arg(long, default_value_t = SearchOptions::default().death)]
     death: f64,
     /// Reveal samples averaged for a searched move that reveals a gray (1 = one sample), or
     /// a list from the root down (`8,2,2,8`: 8 at the root, 2 at the next two levels, 8 for
     /// the moves above the leaves; the last entry repeats deeper).
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value_t = SearchOptions::default().reveal_samples)]
     reveal_samples: String,
     /// How a searched move that reveals grays is valued: `paired` (one reveal sample per
     /// chance outcome, each followed by that outcome's next disc: as many samples as
     /// outcomes at the cost of one; levels given more than one --reveal-samples average
     /// those instead) or `sampled` (the --reveal-samples average).
-    #[arg(long, default_value = "sampled", value_parser = ["paired", "sampled"])]
+    #[arg(long, default_value_t = SearchOptions::default().reveals,
+          value_parser = SearchOptions::REVEALS)]
     reveals: String,
     /// A work budget per decision instead of a fixed depth (`play`, `decide`, and `ab`, where
     /// it is one rule for both sides; not `fit`):
@@ -175,19 +183,21 @@ struct PlayArgs {
     #[command(flatten)]
     search: SearchOpts,
     /// Games to play (game i uses seed sub_seed(S, i)).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = PlayRequest::default().games,
+          value_parser = clap::value_parser!(u64).range(PlayRequest::GAMES))]
     games: u64,
     /// Index of the first game: plays games K..K+N of the batch seeded by --seed, each with
     /// the seed it has in the whole batch, so shards (`--first-game 0 --games 8`,
     /// `--first-game 8 --games 8`, ...) concatenate into exactly the full run.
-    #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    #[arg(long, default_value_t = PlayRequest::default().first_game, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(PlayRequest::FIRST_GAME))]
     first_game: u64,
     /// Play part K of N of those games (contiguous, each game with its seed in the whole
     /// batch), so the shards 1/N..N/N concatenate into exactly the full run.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Stop a game after this many moves.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = PlayRequest::default().max_moves)]
     max_moves: u32,
     /// Sequence mode's stream (`-` for stdin): line 1 the discs (1-7, # for gray), line 2
     /// the reveal values in the engine's order. The game stops when the discs run out.
@@ -216,22 +226,24 @@ struct DecideArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Random-policy games for the engine throughput (per engine, per run).
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = BenchRequest::default().games)]
     games: u64,
     /// Positions harvested from real games for the decision timings.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = BenchRequest::default().positions)]
     positions: usize,
     /// Depths to time decisions at, comma-separated.
-    #[arg(long, default_value = "3,4")]
+    #[arg(long, default_value_t = BenchRequest::default().depths)]
     depths: String,
     /// Repetitions (medians are reported).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = BenchRequest::default().runs,
+          value_parser = clap::value_parser!(u32).range(clap_range(BenchRequest::RUNS)))]
     runs: u32,
     /// log2 of each table's entries.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=26))]
+    #[arg(long, default_value_t = BenchRequest::default().table_bits,
+          value_parser = clap::value_parser!(u32).range(clap_range(BenchRequest::TABLE_BITS)))]
     table_bits: u32,
     /// Leaf evaluator of the timed decisions (as `play --eval`).
-    #[arg(long, default_value = "crowding")]
+    #[arg(long, default_value_t = BenchRequest::default().eval.text)]
     eval: String,
     #[command(flatten)]
     seed: SeedArg,
@@ -250,13 +262,13 @@ struct ReplayArgs {
 #[derive(Args, Debug)]
 struct SweepArgs {
     /// Mode: hardcore, normal, sequence.
-    #[arg(long, default_value = "hardcore")]
+    #[arg(long, default_value_t = SweepRequest::default().mode)]
     mode: String,
     /// Games to compare.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = SweepRequest::default().games)]
     games: u64,
     /// Move cap per game.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = SweepRequest::default().max_moves)]
     max_moves: u32,
     /// Compare part K of N of the games (contiguous; the turn counts of the shards add up
     /// to the full run's).
@@ -276,31 +288,33 @@ struct FitArgs {
     #[command(flatten)]
     search: SearchOpts,
     /// Games to harvest (game i uses seed sub_seed(S, i); keep S apart from evaluation seeds).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    #[arg(long, default_value_t = FitRequest::default().games,
+          value_parser = clap::value_parser!(u64).range(FitRequest::GAMES))]
     games: u64,
     /// Stop a game after this many moves.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = FitRequest::default().max_moves)]
     max_moves: u32,
     /// What a board is fitted to: `end` (every point after it), `discount:G` (the turns
     /// after it weighted 1, G, G^2, ...) or `horizon:K` (the next K turns); a comma list
     /// fits each target to the same harvest.
-    #[arg(long, default_value = "end")]
+    #[arg(long, default_value_t = FitRequest::default().target)]
     target: String,
     /// Ridge penalty on the standardised weights (times the number of samples): one, or one
     /// per target.
-    #[arg(long, default_value = "0.001")]
+    #[arg(long, default_value_t = FitRequest::default().ridge)]
     ridge: String,
     /// Sibling rollouts instead of the game's own future: at every K-th position of each
     /// game, play every column and roll out from each on a copy of the game's stream (the
     /// same luck for all), and fit the differences between the moves from one position
     /// (0: off, fit the boards of the game itself).
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = FitRequest::default().rollouts, value_name = "K")]
     rollouts: u32,
     /// Depth of the rollouts' searcher (same evaluator and reveals as the harvest).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=5))]
+    #[arg(long, default_value_t = FitRequest::default().rollout_depth,
+          value_parser = clap::value_parser!(u32).range(clap_range(FitRequest::ROLLOUT_DEPTH)))]
     rollout_depth: u32,
     /// Moves per rollout (after the sibling's own move).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = FitRequest::default().horizon)]
     horizon: u32,
     /// Write the weights here (one `name weight` line per feature), for `--eval fitted:@FILE`;
     /// with several targets, `FILE` gets `.TARGET` before its extension.
@@ -329,18 +343,19 @@ struct AbArgs {
     #[arg(long)]
     b_reveal_samples: Option<String>,
     /// Reveal handling for A (as --reveals; default: --reveals).
-    #[arg(long, value_parser = ["paired", "sampled"])]
+    #[arg(long, value_parser = SearchOptions::REVEALS)]
     a_reveals: Option<String>,
     /// Reveal handling for B (as --reveals; default: --reveals).
-    #[arg(long, value_parser = ["paired", "sampled"])]
+    #[arg(long, value_parser = SearchOptions::REVEALS)]
     b_reveals: Option<String>,
     #[command(flatten)]
     search: SearchOpts,
     /// Games per evaluator (the same seeds for both).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    #[arg(long, default_value_t = AbRequest::default().games,
+          value_parser = clap::value_parser!(u64).range(AbRequest::GAMES))]
     games: u64,
     /// Stop a game after this many moves.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = AbRequest::default().max_moves)]
     max_moves: u32,
     #[command(flatten)]
     seed: SeedArg,
@@ -370,11 +385,11 @@ pub fn run(args: Drop7Args) -> CliResult {
 struct TrainArgs {
     /// Training games to play in this run (game i of the file's history uses the stream
     /// `sub_seed(S, i)`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(TrainRequest::GAMES))]
     games: u64,
     /// Step size per weight (each update adds `alpha * error` to the 15 weights read; with
     /// --method tc, the step at full coherence).
-    #[arg(long, default_value_t = 0.005)]
+    #[arg(long, default_value_t = TrainRequest::default().alpha)]
     alpha: f32,
     /// The learning rule. td: TD(0), each weight a value reads moves by alpha * error. tc:
     /// temporal coherence (Beal & Smith 1999; Jaskowski 2016): weight i moves by
@@ -382,7 +397,7 @@ struct TrainArgs {
     /// errors it has seen (rate 1 before the first), so the steps shrink by themselves where
     /// the errors cancel. TC keeps E and A (twice the network's memory) in FILE.tc beside each
     /// weight file it writes; --from F with tc continues from F and F.tc, exactly as one run.
-    #[arg(long, value_enum, default_value_t = LearnMethod::Td)]
+    #[arg(long, value_enum, default_value_t = TrainRequest::default().method.into())]
     method: LearnMethod,
     /// The weight file to write.
     #[arg(long, value_name = "FILE")]
@@ -398,7 +413,7 @@ struct TrainArgs {
     #[arg(long)]
     shape: Option<String>,
     /// Write --out every N games as well as at the end (0: only at the end).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = TrainRequest::default().checkpoint_every, value_name = "N")]
     checkpoint_every: u64,
     /// Stop after the game running when this many seconds have passed (the file records
     /// the games actually played; a run stopped by the clock is not reproducible by
@@ -406,13 +421,15 @@ struct TrainArgs {
     #[arg(long, value_name = "S")]
     max_seconds: Option<f64>,
     /// Print a progress line every N games (mean score of those N games, games/s, moves/s).
-    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = TrainRequest::default().report_every, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(TrainRequest::REPORT_EVERY))]
     report_every: u64,
     /// The behaviour policy's depth: 1 = greedy on `points + V(afterstate)`; D > 1 = the fair
     /// expectimax D moves deep over the current network (paired reveals, all 7 disc values,
     /// as `play --depth D --reveals paired`), so training sees the states a searcher reaches.
     /// Not recorded in the file: a run continued `--from` it should name the same depth.
-    #[arg(long, default_value_t = 1, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=3))]
+    #[arg(long, default_value_t = TrainRequest::default().policy_depth, value_name = "D",
+          value_parser = clap::value_parser!(u32).range(clap_range(TrainRequest::POLICY_DEPTH)))]
     policy_depth: u32,
     #[command(flatten)]
     seed: SeedArg,
@@ -494,7 +511,7 @@ fn print_sorted<T: Serialize + Display>(json: bool, value: &T) -> CliResult {
 // play
 
 fn play(a: PlayArgs) -> CliResult {
-    let req = api::PlayRequest {
+    let req = PlayRequest {
         search: a.search.options("--eval", &a.search.eval),
         games: a.games,
         first_game: a.first_game,
@@ -539,7 +556,7 @@ fn replay(a: ReplayArgs) -> CliResult {
 // sweep
 
 fn sweep(a: SweepArgs) -> CliResult {
-    let req = api::SweepRequest {
+    let req = SweepRequest {
         mode: a.mode.clone(),
         games: a.games,
         shard: shard(a.shard.as_deref())?,
@@ -557,7 +574,7 @@ fn sweep(a: SweepArgs) -> CliResult {
 // ab
 
 fn ab(a: AbArgs) -> CliResult {
-    let req = api::AbRequest {
+    let req = AbRequest {
         a: eval_spec("--a", &a.a),
         b: eval_spec("--b", &a.b),
         a_reveal_samples: a.a_reveal_samples.clone(),
@@ -580,7 +597,7 @@ fn ab(a: AbArgs) -> CliResult {
 // bench
 
 fn bench(a: BenchArgs) -> CliResult {
-    let req = api::BenchRequest {
+    let req = BenchRequest {
         games: a.games,
         positions: a.positions,
         depths: a.depths.clone(),
@@ -613,7 +630,7 @@ fn out_path(out: &Path, target: &str, several: bool) -> PathBuf {
 }
 
 fn fit(a: FitArgs) -> CliResult {
-    let req = api::FitRequest {
+    let req = FitRequest {
         search: a.search.options("--eval", &a.search.eval),
         games: a.games,
         max_moves: a.max_moves,
@@ -626,8 +643,24 @@ fn fit(a: FitArgs) -> CliResult {
     };
     let bar = progress(a.games, "harvest");
     let report = follow(&bar, "drop7", true);
-    let out = a.threads.install(|| api::fit(&req, Control::new().with_progress(&report)))??;
+    let mut out = a.threads.install(|| api::fit(&req, Control::new().with_progress(&report)))??;
     bar.finish_and_clear();
+    // A weight file's first line is the command that fits it again.
+    let rollouts = match req.rollouts {
+        0 => String::new(),
+        k => format!(
+            " --rollouts {k} --rollout-depth {} --horizon {}",
+            req.rollout_depth, req.horizon
+        ),
+    };
+    for f in &mut out.fits {
+        let body = f.text.split_once('\n').map_or("", |(_, rest)| rest);
+        f.text = format!(
+            "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {} \
+             --ridge {}{rollouts}\n{body}",
+            out.policy, out.depth, out.reveals, out.games, out.seed, f.target, f.ridge
+        );
+    }
     if let Some(file) = &a.out {
         for f in &out.fits {
             let path = out_path(file, &f.target, out.fits.len() > 1);
@@ -684,16 +717,17 @@ struct TuneArgs {
     #[command(flatten)]
     search: SearchOpts,
     /// The seven starting `ready` weights (disc, solid, cracked, tall, full, ready, latent).
-    #[arg(long, default_value = "600,500,250,800,3000,1200,0", value_name = "W1,..,W7")]
+    #[arg(long, default_value = default_start(), value_name = "W1,..,W7")]
     start: String,
     /// Games each candidate plays (the same seeded games for all).
-    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = TuneRequest::default().games,
+          value_parser = clap::value_parser!(u64).range(TuneRequest::GAMES))]
     games: u64,
     /// Passes over the seven weights (x1.5 and /1.5 in the first, x1.25 and x0.8 after).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = TuneRequest::default().passes)]
     passes: u32,
     /// Stop a game after this many moves.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = TuneRequest::default().max_moves)]
     max_moves: u32,
     #[command(flatten)]
     seed: SeedArg,
@@ -703,8 +737,17 @@ struct TuneArgs {
     json: JsonArg,
 }
 
+/// The request's default starting weights as one `--start` value (`W1,..,W7`).
+fn default_start() -> &'static str {
+    static START: OnceLock<String> = OnceLock::new();
+    START.get_or_init(|| {
+        let w = TuneRequest::default().start.map(|x| x.to_string());
+        w.join(",")
+    })
+}
+
 fn tune(a: TuneArgs) -> CliResult {
-    let req = api::TuneRequest {
+    let req = TuneRequest {
         search: a.search.options("--eval", "ready"),
         start: api::parse_start(&a.start)?,
         games: a.games,
@@ -747,7 +790,7 @@ fn train(a: TrainArgs) -> CliResult {
             ),
         })
     });
-    let req = api::TrainRequest {
+    let req = TrainRequest {
         games: a.games,
         alpha: a.alpha,
         method: a.method.into(),

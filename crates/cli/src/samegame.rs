@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use samegame::api::{self, BoardFile, Control, Search, SolveEval, SolveGoal};
+use samegame::api::{
+    self, BenchRequest, BoardFile, Control, GenRequest, ProveRequest, Search, SolveEval, SolveGoal,
+    SolveRequest,
+};
 use samegame::nrpa;
 use samegame::trace::Record;
 
@@ -30,19 +33,19 @@ enum Verb {
         bitarcade samegame gen --width 30 --height 20 --colors 3 --count 10 > boards.txt")]
     Gen {
         /// Columns (1-64).
-        #[arg(long, default_value_t = 15)]
+        #[arg(long, default_value_t = GenRequest::default().width)]
         width: usize,
         /// Rows (1-32).
-        #[arg(long, default_value_t = 15)]
+        #[arg(long, default_value_t = GenRequest::default().height)]
         height: usize,
         /// Colours (1-8).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = GenRequest::default().colors)]
         colors: usize,
         /// Seed of the first board; board k uses seed S + k.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = GenRequest::default().seed)]
         seed: u64,
         /// Number of boards (separated by blank lines).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = GenRequest::default().count)]
         count: usize,
         /// Write sgbust's BGF2 binary format to this file instead (one board only).
         #[arg(long, value_name = "FILE")]
@@ -85,13 +88,13 @@ enum Verb {
     Bench {
         /// Suites to run: engine, game, passes, threads, clear, prove, all; and standard (the
         /// 20-board standard set through the default solver; minutes; not part of all).
-        #[arg(long, default_values_t = vec!["all".to_string()])]
+        #[arg(long, default_values_t = BenchRequest::default().suites)]
         suite: Vec<String>,
         /// The standard-set file for --suite standard.
         #[arg(long, default_value = "../shared/data/samegame-standard-set.txt")]
         set: PathBuf,
         /// Rounds per measurement (the median is reported).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = BenchRequest::default().rounds)]
         rounds: usize,
         /// Smaller sizes and widths, for a quick look.
         #[arg(long)]
@@ -110,7 +113,7 @@ enum Verb {
         #[arg(long)]
         no_refutations: bool,
         /// Give up after this many positions.
-        #[arg(long, default_value_t = 50_000_000)]
+        #[arg(long, default_value_t = ProveRequest::default().max_nodes)]
         max_nodes: u64,
         #[command(flatten)]
         json: JsonArg,
@@ -123,6 +126,24 @@ enum GoalArg {
     Clear,
 }
 
+impl From<SolveGoal> for GoalArg {
+    fn from(g: SolveGoal) -> Self {
+        match g {
+            SolveGoal::Score => GoalArg::Score,
+            SolveGoal::Clear => GoalArg::Clear,
+        }
+    }
+}
+
+impl From<GoalArg> for SolveGoal {
+    fn from(g: GoalArg) -> Self {
+        match g {
+            GoalArg::Score => SolveGoal::Score,
+            GoalArg::Clear => SolveGoal::Clear,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum EvalArg {
     /// Score plus the points of every current group.
@@ -131,6 +152,26 @@ enum EvalArg {
     Tabu,
     /// Score plus the best of --playouts tabu-colour random playouts (strongest, slowest).
     Rollout,
+}
+
+impl From<SolveEval> for EvalArg {
+    fn from(e: SolveEval) -> Self {
+        match e {
+            SolveEval::Groups => EvalArg::Groups,
+            SolveEval::Tabu => EvalArg::Tabu,
+            SolveEval::Rollout => EvalArg::Rollout,
+        }
+    }
+}
+
+impl From<EvalArg> for SolveEval {
+    fn from(e: EvalArg) -> Self {
+        match e {
+            EvalArg::Groups => SolveEval::Groups,
+            EvalArg::Tabu => SolveEval::Tabu,
+            EvalArg::Rollout => SolveEval::Rollout,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -150,26 +191,50 @@ enum SearchArg {
     BeamNrpa,
 }
 
+impl From<Search> for SearchArg {
+    fn from(s: Search) -> Self {
+        match s {
+            Search::Beam => SearchArg::Beam,
+            Search::Nested => SearchArg::Nested,
+            Search::BeamNested => SearchArg::BeamNested,
+            Search::Nrpa => SearchArg::Nrpa,
+            Search::BeamNrpa => SearchArg::BeamNrpa,
+        }
+    }
+}
+
+impl From<SearchArg> for Search {
+    fn from(s: SearchArg) -> Self {
+        match s {
+            SearchArg::Beam => Search::Beam,
+            SearchArg::Nested => Search::Nested,
+            SearchArg::BeamNested => Search::BeamNested,
+            SearchArg::Nrpa => Search::Nrpa,
+            SearchArg::BeamNrpa => Search::BeamNrpa,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 struct SolveArgs {
     /// Board file: text (rows top first, digits 0-7, '.' empty; blank lines separate boards)
     /// or BGF2; `-` for stdin. Without it, a generated 15x15 5-colour board (--seed).
     file: Option<PathBuf>,
     /// Highest score, or an empty board.
-    #[arg(long, value_enum, default_value_t = GoalArg::Score)]
+    #[arg(long, value_enum, default_value_t = SolveRequest::default().goal.into())]
     goal: GoalArg,
     /// Search method.
-    #[arg(long, value_enum, default_value_t = SearchArg::Beam)]
+    #[arg(long, value_enum, default_value_t = SolveRequest::default().search.into())]
     search: SearchArg,
     /// Nesting level of --search nested (1: a playout after every move of every position;
     /// each level costs about 1,000 times the one below on a 15x15 board).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = SolveRequest::default().level)]
     level: u32,
     /// NRPA: iterations per level (a level-L search runs ITERATIONS^L playouts).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = SolveRequest::default().iterations)]
     iterations: u32,
     /// NRPA: learning rate.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = SolveRequest::default().alpha)]
     alpha: f64,
     /// NRPA: logit added to groups of the tabu colour (default: they are played only when
     /// nothing else is left); `--no-tabu` turns the tabu colour off.
@@ -179,7 +244,7 @@ struct SolveArgs {
     #[arg(long)]
     no_tabu: bool,
     /// NRPA: logit added per tile above two of a group.
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = SolveRequest::default().size_bias, allow_hyphen_values = true)]
     size_bias: f64,
     /// NRPA: a portfolio of priors, one whole search each (same seed), the best kept:
     /// `strict`, `off` or a tabu logit, comma-separated (e.g. `strict,-2`).
@@ -188,34 +253,34 @@ struct SolveArgs {
     portfolio: Vec<nrpa::Tabu>,
     /// NRPA: independent runs per board, in parallel (seeds derived from --seed; the same
     /// answer on any thread count).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = SolveRequest::default().runs)]
     runs: u32,
     /// --search beam-nrpa: level of the nested search between the beam and NRPA (0: none).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = SolveRequest::default().nested_level)]
     nested_level: u32,
     /// Beam width: states kept per layer (default: 30 with --eval rollout, else 1000).
     #[arg(long, short = 'w')]
     width: Option<usize>,
     /// Objective of the score goal.
-    #[arg(long, value_enum, default_value_t = EvalArg::Rollout)]
+    #[arg(long, value_enum, default_value_t = SolveRequest::default().eval.into())]
     eval: EvalArg,
     /// Weight (percent) of the tabu colour's one-group value.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = SolveRequest::default().tabu_pct)]
     tabu_pct: i64,
     /// Playouts per child for --eval rollout.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = SolveRequest::default().playouts)]
     playouts: u32,
     /// Clear goal: run only the given width (no 16, 64, 256, ... widening first).
     #[arg(long)]
     no_widen: bool,
     /// Penalty per tile in no removable group (clear goal).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = SolveRequest::default().clear_penalty)]
     clear_penalty: i64,
     /// Points per group: (n-2)^2, (n-1)^2 or n(n-1).
-    #[arg(long, default_value = "(n-2)^2")]
+    #[arg(long, default_value_t = SolveRequest::default().points)]
     points: String,
     /// Bonus for emptying the board.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = SolveRequest::default().clear_bonus)]
     clear_bonus: i64,
     /// Smallest removable group (overrides a BGF2 file's own value).
     #[arg(long)]
@@ -225,10 +290,10 @@ struct SolveArgs {
     board: Option<usize>,
     /// Run the search this many times, with seeds --seed, --seed + 1, ..., and keep the
     /// best answer (randomized restarts; costs that many times the CPU).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = SolveRequest::default().restarts)]
     restarts: u32,
     /// Seed of the generated default board and of the playouts.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = SolveRequest::default().seed)]
     seed: u64,
     /// Store every child board instead of replaying survivors (same answer; for measuring).
     #[arg(long)]
@@ -245,7 +310,7 @@ struct SolveArgs {
 pub fn run(args: SameGameArgs) -> CliResult {
     match args.command {
         Verb::Gen { width, height, colors, seed, count, bgf } => {
-            let req = api::GenRequest { width, height, colors, seed, count, bgf2: bgf.is_some() };
+            let req = GenRequest { width, height, colors, seed, count, bgf2: bgf.is_some() };
             let out = api::gen(&req, Control::new())?;
             match (bgf, out.bgf2) {
                 (Some(path), Some(bytes)) => std::fs::write(&path, bytes).map_err(|e| {
@@ -269,7 +334,7 @@ pub fn run(args: SameGameArgs) -> CliResult {
             bench(suite, rounds.clamp(1, 101), quick, &set, json.json)
         }
         Verb::Prove { file, no_refutations, max_nodes, json } => {
-            let req = api::ProveRequest {
+            let req = ProveRequest {
                 file: read_board_file(&file)?,
                 refutations: !no_refutations,
                 max_nodes,
@@ -303,19 +368,10 @@ fn read_board_file(path: &Path) -> CliResult<BoardFile> {
 }
 
 fn solve(a: SolveArgs) -> CliResult {
-    let mut req = api::SolveRequest {
+    let mut req = SolveRequest {
         file: None,
-        goal: match a.goal {
-            GoalArg::Score => SolveGoal::Score,
-            GoalArg::Clear => SolveGoal::Clear,
-        },
-        search: match a.search {
-            SearchArg::Beam => Search::Beam,
-            SearchArg::Nested => Search::Nested,
-            SearchArg::BeamNested => Search::BeamNested,
-            SearchArg::Nrpa => Search::Nrpa,
-            SearchArg::BeamNrpa => Search::BeamNrpa,
-        },
+        goal: a.goal.into(),
+        search: a.search.into(),
         level: a.level,
         iterations: a.iterations,
         alpha: a.alpha,
@@ -326,11 +382,7 @@ fn solve(a: SolveArgs) -> CliResult {
         runs: a.runs,
         nested_level: a.nested_level,
         width: a.width,
-        eval: match a.eval {
-            EvalArg::Groups => SolveEval::Groups,
-            EvalArg::Tabu => SolveEval::Tabu,
-            EvalArg::Rollout => SolveEval::Rollout,
-        },
+        eval: a.eval.into(),
         tabu_pct: a.tabu_pct,
         playouts: a.playouts,
         widen: !a.no_widen,
@@ -345,8 +397,8 @@ fn solve(a: SolveArgs) -> CliResult {
         threads: a.threads.threads.map(usize::from),
         record: a.record.record.is_some(),
     };
-    // The flags are checked before the file is read, as they always were.
-    req.check_flags()?;
+    // The settings are checked before the file is read, as they always were.
+    req.check()?;
     req.file = a.file.as_deref().map(read_board_file).transpose()?;
     let bar = progress(1, "solving");
     let on_progress = follow(&bar, "", false);
@@ -402,7 +454,7 @@ fn bench(suites: Vec<String>, rounds: usize, quick: bool, set: &Path, json: bool
     } else {
         None
     };
-    let req = api::BenchRequest { suites, set, rounds, quick };
+    let req = BenchRequest { suites, set, rounds, quick };
     let out = api::bench_each(&req, Control::new(), &cpu_seconds, &mut |ev| {
         if !json {
             print!("{ev}");

@@ -2,11 +2,14 @@
 //! and the BFS vs A* bench.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use snake::api::{self, Control, Shard};
+use snake::api::{
+    self, BenchRequest, Control, PlayRequest, Setup, Shard, TournamentRequest, WatchRequest,
+};
 
 use crate::common::{
     follow, print_json, print_or_json, progress, read_json_file, write_json_file, CliResult,
@@ -24,10 +27,10 @@ pub struct SnakeArgs {
 #[derive(Args, Debug, Clone)]
 struct SetupArgs {
     /// Board size WxH (each side 1..=32).
-    #[arg(long, default_value = "10x10", value_name = "WxH")]
+    #[arg(long, default_value_t = Setup::default().size, value_name = "WxH")]
     size: String,
     /// Start length (the body trails west of the head, which starts at the centre).
-    #[arg(long, default_value_t = 1, value_name = "L")]
+    #[arg(long, default_value_t = Setup::default().start_len, value_name = "L")]
     start_len: usize,
     /// Moves without eating before a game is stopped as stalled (default max(1000, 4 * cells)).
     #[arg(long, value_name = "N")]
@@ -36,7 +39,7 @@ struct SetupArgs {
 
 impl SetupArgs {
     fn setup(&self) -> api::Setup {
-        api::Setup { size: self.size.clone(), start_len: self.start_len, stall: self.stall }
+        Setup { size: self.size.clone(), start_len: self.start_len, stall: self.stall }
     }
 }
 
@@ -52,11 +55,11 @@ enum SnakeCommand {
         bitarcade snake tournament --games 100 --first 100 --size 30x30 --players dash --json")]
     Tournament {
         /// Games per player.
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = TournamentRequest::default().games)]
         games: u64,
         /// Index of the first game: game i is played with seed sub_seed(SEED, i), so a long
         /// run can be split into shards (--first 0, --first 100, ...) whose games are the same.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = TournamentRequest::default().first)]
         first: u64,
         /// Only shard K of N (1-based): a contiguous part of the games, each with the seed it
         /// has in the whole run, so the shards' games together are the whole run's.
@@ -64,11 +67,7 @@ enum SnakeCommand {
         shard: Option<String>,
         /// Players, comma-separated (shortest, astar, longest, lookahead, cycle, repair, tree,
         /// knit, dash).
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "shortest,astar,longest,lookahead,cycle,repair,tree,knit,dash"
-        )]
+        #[arg(long, value_delimiter = ',', default_value = default_players())]
         players: Vec<String>,
         #[command(flatten)]
         setup: SetupArgs,
@@ -86,13 +85,13 @@ enum SnakeCommand {
         bitarcade snake watch --player shortest --every 10 --delay-ms 0")]
     Watch {
         /// The player.
-        #[arg(long, default_value = "cycle")]
+        #[arg(long, default_value_t = WatchRequest::default().player)]
         player: String,
         /// Pause between frames, in milliseconds.
         #[arg(long, default_value_t = 60)]
         delay_ms: u64,
         /// Draw every N-th move (and the last).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = WatchRequest::default().every)]
         every: u64,
         #[command(flatten)]
         setup: SetupArgs,
@@ -109,7 +108,7 @@ enum SnakeCommand {
         bitarcade snake replay game.json")]
     Play {
         /// The player.
-        #[arg(long, default_value = "cycle")]
+        #[arg(long, default_value_t = PlayRequest::default().player)]
         player: String,
         #[command(flatten)]
         setup: SetupArgs,
@@ -137,14 +136,20 @@ enum SnakeCommand {
         bitarcade snake bench --rounds 9 --json")]
     Bench {
         /// Timing rounds (the median is reported).
-        #[arg(long, default_value_t = 7)]
+        #[arg(long, default_value_t = BenchRequest::default().rounds)]
         rounds: u32,
         /// Searches per round per board.
-        #[arg(long, default_value_t = 20_000)]
+        #[arg(long, default_value_t = BenchRequest::default().iters)]
         iters: u32,
         #[command(flatten)]
         json: JsonArg,
     },
+}
+
+/// The request's default players as one `--players` value (`shortest,astar,...`).
+fn default_players() -> &'static str {
+    static PLAYERS: OnceLock<String> = OnceLock::new();
+    PLAYERS.get_or_init(|| TournamentRequest::default().players.join(","))
 }
 
 /// Runs `bitarcade snake`.
@@ -152,7 +157,7 @@ pub fn run(args: SnakeArgs) -> CliResult {
     match args.command {
         SnakeCommand::Tournament { games, first, shard, players, setup, seed, threads, json } => {
             let shard: Shard = shard.as_deref().map(str::parse).transpose()?.unwrap_or_default();
-            let req = api::TournamentRequest {
+            let req = TournamentRequest {
                 games,
                 first,
                 shard,
@@ -163,11 +168,11 @@ pub fn run(args: SnakeArgs) -> CliResult {
             tournament(&req, threads, json.json)
         }
         SnakeCommand::Watch { player, delay_ms, every, setup, seed, record } => {
-            let req = api::WatchRequest { player, every, setup: setup.setup(), seed: seed.seed };
+            let req = WatchRequest { player, every, setup: setup.setup(), seed: seed.seed };
             watch(&req, delay_ms, record.record)
         }
         SnakeCommand::Play { player, setup, seed, record, json } => {
-            let req = api::PlayRequest { player, setup: setup.setup(), seed: seed.seed };
+            let req = PlayRequest { player, setup: setup.setup(), seed: seed.seed };
             play(&req, record.record, json.json)
         }
         SnakeCommand::Replay { file, json } => replay(&file, json.json),
@@ -219,5 +224,5 @@ fn replay(file: &Path, json: bool) -> CliResult {
 }
 
 fn bench(rounds: u32, iters: u32, json: bool) -> CliResult {
-    print_or_json(json, &api::bench(&api::BenchRequest { rounds, iters }, Control::new())?)
+    print_or_json(json, &api::bench(&BenchRequest { rounds, iters }, Control::new())?)
 }

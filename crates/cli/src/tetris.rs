@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use tetris::api::{self, Control, Shard};
-use tetris::{KickTable, Solver};
+use tetris::api::{self, BenchRequest, Control, PcSolveRequest, Shard, SweepRequest, TrainRequest};
+use tetris::KickTable;
 
 use crate::common::{
     follow, print_or_json, progress, read_input, read_json_file, write_json_file, CliResult,
@@ -84,7 +84,7 @@ struct PcArgs {
     #[arg(long, value_name = "FUMEN")]
     fumen: Option<String>,
     /// Kick table: none, srs, srs+, srs-tetrio, or a kick table file.
-    #[arg(long, default_value = "srs+")]
+    #[arg(long, default_value_t = PcSolveRequest::default().kicks)]
     kicks: String,
     /// Only this PC height (lines); default: the smallest feasible.
     #[arg(long, conflicts_with = "min_height")]
@@ -107,13 +107,13 @@ struct PcArgs {
 #[derive(Args, Debug)]
 struct SweepArgs {
     /// PC height: 2 (queues of 5 + hold) or 4 (10 + hold).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = SweepRequest::default().height)]
     height: u32,
     /// Only shard K of N (1-based): items whose index mod N is K-1.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Kick table (the spec's known answers are under srs).
-    #[arg(long, default_value = "srs")]
+    #[arg(long, default_value_t = SweepRequest::default().kicks)]
     kicks: String,
     /// Also run the brute-force solver on every item and fail on any disagreement.
     #[arg(long)]
@@ -127,31 +127,31 @@ struct SweepArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Queues per line count.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = BenchRequest::default().count)]
     count: u64,
     /// 4, 6, or both (0).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = BenchRequest::default().lines)]
     lines: u32,
     /// Kick table.
-    #[arg(long, default_value = "srs+")]
+    #[arg(long, default_value_t = BenchRequest::default().kicks)]
     kicks: String,
     /// Ordering weights: "trained" (the shipped ones: trained4 up to 4 lines, trained above),
     /// "trained4", "hand", "zero", or 11 comma-separated integers (for every height).
-    #[arg(long, default_value = "trained")]
+    #[arg(long, default_value_t = BenchRequest::default().weights)]
     weights: String,
     /// Node budget unit of the Luby restart schedule (0: no restarts), for ablations.
-    #[arg(long, default_value_t = Solver::DEFAULT_RESTART_BASE)]
+    #[arg(long, default_value_t = BenchRequest::default().restart_base)]
     restart_base: u64,
     /// Pieces left at or below which the tiling check runs (0: off), for ablations; default
     /// 5 for PCs of up to 4 lines, 4 above.
     #[arg(long)]
     tile_depth: Option<u32>,
     /// Depth of the tiling-prefix test above the tiling depth (0: off), for ablations.
-    #[arg(long, default_value_t = Solver::DEFAULT_PREFIX_DEPTH)]
+    #[arg(long, default_value_t = BenchRequest::default().prefix_depth)]
     prefix_depth: u32,
     /// Solve the queues this many times back to back: the mean is the median of the runs'
     /// means (and the CPU mean the median of theirs), each queue's time the median of its runs.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = BenchRequest::default().runs)]
     runs: u32,
     #[command(flatten)]
     seed: SeedArg,
@@ -162,19 +162,19 @@ struct BenchArgs {
 #[derive(Args, Debug)]
 struct TrainArgs {
     /// Training queues per line count (disjoint from the benchmark's: seed S + 1000).
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = TrainRequest::default().queues)]
     queues: u64,
     /// Generations of the (1+lambda) evolution strategy.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = TrainRequest::default().generations)]
     generations: u32,
     /// Offspring per generation.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = TrainRequest::default().lambda)]
     lambda: u32,
     /// Train on 4-line queues, 6-line queues, or both (0).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = TrainRequest::default().lines)]
     lines: u32,
     /// Starting weights (as for `bench --weights`).
-    #[arg(long, default_value = "hand")]
+    #[arg(long, default_value_t = TrainRequest::default().start)]
     start: String,
     #[command(flatten)]
     seed: SeedArg,
@@ -206,7 +206,7 @@ fn kick_file(spec: &str) -> CliResult<Option<String>> {
 
 fn pc(a: PcArgs) -> CliResult {
     let kick_table = kick_file(&a.kicks)?;
-    let req = api::PcSolveRequest {
+    let req = PcSolveRequest {
         queue: a.queue,
         hold: a.hold,
         use_hold: !a.no_hold,
@@ -235,7 +235,7 @@ fn replay(file: &Path, json: bool) -> CliResult {
 
 fn sweep(a: SweepArgs) -> CliResult {
     let shard: Shard = a.shard.as_deref().map(str::parse).transpose()?.unwrap_or_default();
-    let req = api::SweepRequest {
+    let req = SweepRequest {
         height: a.height,
         shard,
         kick_table: kick_file(&a.kicks)?,
@@ -250,7 +250,7 @@ fn sweep(a: SweepArgs) -> CliResult {
 }
 
 fn bench(a: BenchArgs) -> CliResult {
-    let req = api::BenchRequest {
+    let req = BenchRequest {
         count: a.count,
         lines: a.lines,
         kick_table: kick_file(&a.kicks)?,
@@ -266,7 +266,7 @@ fn bench(a: BenchArgs) -> CliResult {
 }
 
 fn train(a: TrainArgs) -> CliResult {
-    let req = api::TrainRequest {
+    let req = TrainRequest {
         queues: a.queues,
         generations: a.generations,
         lambda: a.lambda,

@@ -10,13 +10,16 @@ use std::sync::Arc;
 use bits::job::{Control, Shard};
 use clap::{Args, Subcommand};
 use serde::Serialize;
-use twenty48::api::{self, Named, SearchSpec, TrainEvent, TrainFiles, TuneGeneration};
+use twenty48::api::{
+    self, BenchRequest, BoardsSpec, Named, PlayRequest, SearchSpec, StartsRequest, TrainEvent,
+    TrainFiles, TrainRequest, TuneGeneration, TuneRequest,
+};
 use twenty48::{Board, GameRecord};
 
 use crate::common::{
-    coherence_path, follow, print_json, print_or_json, progress, read_bytes, read_input,
-    read_json_file, write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod,
-    RecordArg, SeedArg, ThreadsArg, WithOut,
+    clap_range, coherence_path, follow, print_json, print_or_json, progress, read_bytes,
+    read_input, read_json_file, write_file_atomic, write_records, CliError, CliResult, JsonArg,
+    LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -135,11 +138,13 @@ enum Twenty48Command {
         #[arg(long)]
         boards: bool,
         /// With --boards: from move F x moves on (F a fraction, default 0).
-        #[arg(long, value_name = "F", requires = "boards", default_value_t = 0.0)]
+        #[arg(long, value_name = "F", requires = "boards",
+              default_value_t = BoardsSpec::default().from)]
         from: f64,
         /// With --boards: every K-th move (index divisible by K).
-        #[arg(long, value_name = "K", requires = "boards", default_value_t = 1,
-              value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "K", requires = "boards",
+              default_value_t = BoardsSpec::default().step,
+              value_parser = clap::value_parser!(u64).range(BoardsSpec::STEP))]
         step: u64,
         #[command(flatten)]
         json: JsonArg,
@@ -163,7 +168,8 @@ enum Twenty48Command {
 #[derive(Args, Debug)]
 struct SearchArgs {
     /// Fixed search depth in move layers (default: the node budget rule, --budget 500000).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16), conflicts_with = "time_per_move")]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::DEPTH)),
+          conflicts_with = "time_per_move")]
     depth: Option<u8>,
     /// Search by iterative deepening until about MS milliseconds per move (not deterministic).
     #[arg(long, value_name = "MS")]
@@ -171,11 +177,11 @@ struct SearchArgs {
     /// Iterative deepening under a node budget: about NODES move-generator calls per move
     /// (deterministic), from --min-depth up to --max-depth layers.
     #[arg(long, value_name = "NODES", conflicts_with_all = ["depth", "time_per_move"],
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(SearchSpec::BUDGET))]
     budget: Option<u64>,
     /// Budget rule: when the last two iterations chose different moves, multiply this move's
     /// budget by F, once (1 = off).
-    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    #[arg(long, value_name = "F", default_value_t = SearchSpec::default().extend)]
     extend: f32,
     /// Use the adaptive rule: layers = distinct tiles - OFFSET, clamped to
     /// --min-depth..--max-depth (1 with --min-depth 4 is nneonneo/2048-ai's rule).
@@ -183,26 +189,29 @@ struct SearchArgs {
     depth_offset: Option<u8>,
     /// Budget rule: multiply the budget by F on boards holding at least --boost-tiles tiles of
     /// 1024 or more (1 = off).
-    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    #[arg(long, value_name = "F", default_value_t = SearchSpec::default().boost)]
     boost: f32,
     /// Budget rule: the number of tiles of 1024 or more that triggers --boost.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, value_name = "N", default_value_t = SearchSpec::default().boost_tiles,
+          value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::BOOST_TILES)))]
     boost_tiles: u8,
     /// Keep the transposition table from move to move (default: a fresh table per move).
     #[arg(long)]
     keep_table: bool,
     /// Smallest depth of the adaptive and budget rules (default: 2 for the budget rule, 4
     /// for the adaptive rule).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::DEPTH)))]
     min_depth: Option<u8>,
     /// Largest depth of the adaptive and budget rules.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, default_value_t = SearchSpec::default().max_depth,
+          value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::DEPTH)))]
     max_depth: u8,
     /// Chance nodes below this path probability are evaluated, not expanded.
-    #[arg(long, default_value_t = 1e-4)]
+    #[arg(long, default_value_t = SearchSpec::default().prob_cutoff)]
     prob_cutoff: f32,
     /// log2 of the transposition table's entries (16 bytes each).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(8..=28))]
+    #[arg(long, default_value_t = SearchSpec::default().tt_bits,
+          value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::TT_BITS)))]
     tt_bits: u8,
     /// Heuristic weights as a JSON file (the `params` printed by `tune`); default: shipped
     /// (nneonneo/2048-ai's published weights).
@@ -260,7 +269,7 @@ fn write_files(path: &Path, files: &TrainFiles) -> CliResult {
 #[derive(Args, Debug)]
 struct TrainArgs {
     /// Training games to play in this run.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(TrainRequest::GAMES))]
     games: u64,
     /// The weight file to write (at the end and at every checkpoint).
     #[arg(long, value_name = "FILE")]
@@ -275,7 +284,8 @@ struct TrainArgs {
     #[arg(long, value_name = "A")]
     alpha: Option<f32>,
     /// Write --out every N games.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(TrainRequest::CHECKPOINT_EVERY))]
     checkpoint_every: Option<u64>,
     /// Also keep each checkpoint as `FILE.<games>`.
     #[arg(long, requires = "checkpoint_every")]
@@ -288,7 +298,8 @@ struct TrainArgs {
     /// stage less (the new stage starts as a copy of the last: warm start) or of that many
     /// stages (continue). Stage 2: afterstates with a tile >= 16384; stage 3 (with 3
     /// stages): a tile >= 16384 and an 8192.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    #[arg(long, default_value_t = TrainRequest::default().stage,
+          value_parser = clap::value_parser!(u8).range(clap_range(TrainRequest::STAGE)))]
     stage: u8,
     /// Start boards of --stage 2/3 (from `2048 starts`): game i starts from the board
     /// `Rng::new(sub_seed(S, i))` picks, the same generator then drawing its spawns.
@@ -305,7 +316,7 @@ struct TrainArgs {
     /// full coherence and the steps shrink by themselves (no schedule). TC keeps E and A
     /// (twice the network's memory) in FILE.tc beside each weight file it writes; --from F
     /// with tc continues from F and F.tc, exactly as one run.
-    #[arg(long, value_enum, default_value_t = LearnMethod::Td)]
+    #[arg(long, value_enum, default_value_t = TrainRequest::default().method.into())]
     method: LearnMethod,
     /// Optimistic initialisation (stage 1, not with --from): every state starts worth V,
     /// each of the 8 x tuples weights a value reads at V / (8 x tuples) (Guei, Chen & Wu
@@ -313,7 +324,8 @@ struct TrainArgs {
     #[arg(long, value_name = "V")]
     init: Option<f32>,
     /// Progress line every N games (mean score and reach rates of those N games).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = TrainRequest::default().report_every,
+          value_parser = clap::value_parser!(u64).range(TrainRequest::REPORT_EVERY))]
     report_every: u64,
     /// Stop after the game in progress once this many seconds have passed (the file records
     /// the games actually played, so the result is reproduced by --games with that count).
@@ -387,10 +399,11 @@ struct StartsArgs {
     #[arg(long, value_name = "FILE")]
     ntuple: PathBuf,
     /// Games to play.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(StartsRequest::GAMES))]
     games: u64,
     /// The stage whose first afterstate is collected (2 or 3).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    #[arg(long, default_value_t = StartsRequest::default().stage,
+          value_parser = clap::value_parser!(u8).range(clap_range(StartsRequest::STAGE)))]
     stage: u8,
     /// The start file to write.
     #[arg(long, value_name = "FILE")]
@@ -415,7 +428,17 @@ fn starts(a: StartsArgs) -> CliResult {
     let tick = follow(&bar, "", false);
     let r = a.threads.install(|| api::starts(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    write_file_atomic(&a.out, r.text.as_bytes())?;
+    // The file's comment line is the command that wrote it.
+    let comment = format!(
+        "2048 starts --ntuple {} --games {} --stage {} --seed {}: {} boards",
+        req.ntuple,
+        req.games,
+        req.stage,
+        req.seed,
+        r.boards.len()
+    );
+    let text = twenty48::multistage::format_starts(&comment, &r.boards);
+    write_file_atomic(&a.out, text.as_bytes())?;
     let out = a.out.display().to_string();
     if a.json.json {
         return print_json(&WithOut { out, report: &r });
@@ -458,7 +481,8 @@ struct FromStartsArgs {
 #[derive(Args, Debug)]
 struct PlayArgs {
     /// Number of games.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = PlayRequest::default().games,
+          value_parser = clap::value_parser!(u64).range(PlayRequest::GAMES))]
     games: u64,
     /// One game per master seed S from FIRST to LAST (inclusive), each the game that
     /// `--games 1 --seed S` plays (spawn seed sub_seed(S, 0)): the standard seeds of
@@ -466,7 +490,7 @@ struct PlayArgs {
     #[arg(long, value_name = "FIRST..LAST", conflicts_with = "games")]
     seeds: Option<String>,
     /// Stop a game after this many moves.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = PlayRequest::default().max_moves)]
     max_moves: u64,
     #[command(flatten)]
     search: SearchArgs,
@@ -487,20 +511,25 @@ struct PlayArgs {
 #[derive(Args, Debug)]
 struct BenchArgs {
     /// Boards (from random games) to time the move generator on.
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1000..=10_000_000))]
+    #[arg(long, default_value_t = BenchRequest::default().boards,
+          value_parser = clap::value_parser!(u64).range(BenchRequest::BOARDS))]
     boards: u64,
     /// Random games to time per engine (the reference engine plays a tenth of them).
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(10..=10_000_000))]
+    #[arg(long, default_value_t = BenchRequest::default().random_games,
+          value_parser = clap::value_parser!(u64).range(BenchRequest::RANDOM_GAMES))]
     random_games: u64,
     /// Positions to search (depth 3) per engine.
-    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = BenchRequest::default().positions,
+          value_parser = clap::value_parser!(u64).range(BenchRequest::POSITIONS))]
     positions: u64,
     /// Late-game positions (from a depth-3 game) to search under nneonneo/2048-ai's depth rule,
     /// with the incremental spawns and the table prefetch each on and off (0 skips the rows).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    #[arg(long, default_value_t = BenchRequest::default().late_positions,
+          value_parser = clap::value_parser!(u64).range(BenchRequest::LATE_POSITIONS))]
     late_positions: u64,
     /// Rounds; every figure is the median over the rounds.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
+    #[arg(long, default_value_t = BenchRequest::default().repeats,
+          value_parser = clap::value_parser!(u8).range(clap_range(BenchRequest::REPEATS)))]
     repeats: u8,
     #[command(flatten)]
     seed: SeedArg,
@@ -511,44 +540,48 @@ struct BenchArgs {
 #[derive(Args, Debug)]
 struct TuneArgs {
     /// Generations.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = TuneRequest::default().generations)]
     generations: u32,
     /// Children per generation.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = TuneRequest::default().lambda)]
     lambda: u32,
     /// Games per candidate per generation.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = TuneRequest::default().games)]
     games: u64,
     /// Mutation step size.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = TuneRequest::default().sigma)]
     sigma: f64,
     /// Fixed search depth of the tuning games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8),
+    #[arg(long, default_value_t = TuneRequest::default().depth,
+          value_parser = clap::value_parser!(u8).range(clap_range(TuneRequest::DEPTH)),
           conflicts_with = "budget")]
     depth: u8,
     /// Play the tuning games under the node-budget rule (as `play --budget`) instead of a
     /// fixed depth.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "NODES",
+          value_parser = clap::value_parser!(u64).range(TuneRequest::BUDGET))]
     budget: Option<u64>,
     /// Smallest depth of the budget rule.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, default_value_t = TuneRequest::default().min_depth,
+          value_parser = clap::value_parser!(u8).range(clap_range(TuneRequest::MIN_DEPTH)))]
     min_depth: u8,
     /// log2 of the transposition table's entries in the tuning games.
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(8..=28))]
+    #[arg(long, default_value_t = TuneRequest::default().tt_bits,
+          value_parser = clap::value_parser!(u8).range(clap_range(TuneRequest::TT_BITS)))]
     tt_bits: u8,
     /// `plus`: (1+lambda) selection (a child replaces the parent when its average is higher);
     /// `gradient`: antithetic evolution-strategy gradient over lambda pairs of candidates.
-    #[arg(long, value_enum, default_value_t = TuneMethod::Plus)]
+    #[arg(long, value_enum, default_value_t = TuneRequest::default().method.into())]
     method: TuneMethod,
     /// Gradient method: step size (the weights move by RATE times the relative-score
     /// gradient).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = TuneRequest::default().rate)]
     rate: f64,
     /// Gradient method: largest move of one coordinate per generation.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = TuneRequest::default().max_step)]
     max_step: f64,
     /// Move cap of the tuning games.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = TuneRequest::default().max_moves)]
     max_moves: u64,
     /// Starting weights as a JSON file (default: nneonneo/2048-ai's published weights, the
     /// start of the run that produced the shipped weights).
@@ -567,6 +600,15 @@ struct TuneArgs {
 enum TuneMethod {
     Plus,
     Gradient,
+}
+
+impl From<api::TuneMethod> for TuneMethod {
+    fn from(m: api::TuneMethod) -> Self {
+        match m {
+            api::TuneMethod::Plus => TuneMethod::Plus,
+            api::TuneMethod::Gradient => TuneMethod::Gradient,
+        }
+    }
 }
 
 /// Runs `bitarcade 2048`.

@@ -127,7 +127,7 @@ fn paired_reveals_with_root_samples_play_and_bad_lists_exit_2() {
         let out = bitarcade(&["drop7", "play", "--depth", "1", "--reveal-samples", bad]);
         assert_eq!(out.status.code(), Some(2), "--reveal-samples {bad:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("--reveal-samples"), "{err}");
+        assert!(err.contains("search.reveal_samples: "), "{err}");
     }
 }
 
@@ -156,7 +156,7 @@ fn strata_schedules_play_thread_independently_and_bad_lists_exit_2() {
         let out = bitarcade(&["drop7", "play", "--depth", "1", "--strata-schedule", bad]);
         assert_eq!(out.status.code(), Some(2), "--strata-schedule {bad:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("--strata-schedule"), "{err}");
+        assert!(err.contains("search.strata_schedule: "), "{err}");
     }
 }
 
@@ -196,7 +196,7 @@ fn shards_with_first_game_concatenate_into_the_full_run_and_replay() {
         "2",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--first-game"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("first_game: "));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -504,7 +504,7 @@ fn tc_training_is_reproducible_continues_exactly_and_refuses_unpaired_files() {
     one_line(train("5", &path("y.d7n"), "tc", Some(&all)), "another weight file");
     let mut args = vec!["drop7", "train", "--games", "2", "--method", "tc", "--policy-depth", "2"];
     args.extend(["--out", &td]);
-    one_line(bitarcade(&args), "--policy-depth");
+    one_line(bitarcade(&args), "method: tc trains with policy_depth 1 only");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -642,6 +642,6 @@ fn tune_is_deterministic_its_best_replays_and_bad_starts_exit_2() {
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains("--start"), "{err}");
+        assert!(err.contains("start: "), "{err}");
     }
 }

@@ -95,17 +95,17 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["samegame", "solve", "-"], Some("012\n0x2\n"), "line 2, column 2"),
         (vec!["samegame", "solve", "-"], Some("01\n0\n"), "line 2"),
         (vec!["samegame", "solve", "-"], Some(""), "no board"),
-        (vec!["samegame", "gen", "--width", "65"], None, "--width"),
-        (vec!["samegame", "solve", "--width", "0"], None, "--width"),
+        (vec!["samegame", "gen", "--width", "65"], None, "width: 65, must be 1 to 64"),
+        (vec!["samegame", "solve", "--width", "0"], None, "width: 0, must be 1 to 10000000"),
         (vec!["samegame", "solve", "--points", "n^3"], None, "scoring"),
         (vec!["samegame", "solve", "/nonexistent/board.txt"], None, "cannot read"),
-        (vec!["samegame", "solve", "--search", "nested", "--level", "9"], None, "--level 9"),
+        (vec!["samegame", "solve", "--search", "nested", "--level", "9"], None, "level: 9, must"),
         (
             vec!["samegame", "solve", "--search", "nested", "--goal", "clear"],
             None,
-            "--search nested",
+            "search: only beam supports goal clear",
         ),
-        (vec!["samegame", "solve", "--restarts", "0"], None, "--restarts"),
+        (vec!["samegame", "solve", "--restarts", "0"], None, "restarts: 0, must be 1 to 10000"),
         (vec!["samegame", "bench", "--suite", "standard", "--set", "/nonexistent"], None, "--set"),
     ] {
         let out = run(&args, stdin);

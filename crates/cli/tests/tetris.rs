@@ -288,20 +288,20 @@ fn frozen_text_of_pc_replay_and_train() {
 #[test]
 fn frozen_error_messages() {
     let cases: [(&[&str], &str); 6] = [
-        (&["tetris", "pc", "--queue", ""], "--queue is empty"),
+        (&["tetris", "pc", "--queue", ""], "queue: must hold at least one piece"),
         (
             &["tetris", "pc", "--queue", "IOT", "--hold", "IO"],
-            "--hold takes one piece letter, got \"IO\"",
+            "hold: \"IO\", must be one piece letter",
         ),
         (&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--height", "9"], "height 9 is outside 1..=6"),
         (
             &["tetris", "sweep", "--height", "2", "--shard", "4/3"],
             "--shard \"4/3\": expected K/N with 1 <= K <= N",
         ),
-        (&["tetris", "bench", "--lines", "5"], "--lines 5: use 4, 6 or 0 for both"),
+        (&["tetris", "bench", "--lines", "5"], "lines: 5, use 4, 6 or 0 for both"),
         (
             &["tetris", "train", "--start", "bogus"],
-            "--weights \"bogus\": use trained, trained4, hand, zero or 11 comma-separated integers",
+            "start: \"bogus\", use trained, trained4, hand, zero or 11 comma-separated integers",
         ),
     ];
     for (args, msg) in cases {

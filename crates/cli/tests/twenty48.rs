@@ -387,7 +387,7 @@ fn a_second_stage_trains_reproducibly_plays_and_rejects_bad_files() {
     );
     fails(
         &["2048", "train", "--stage", "2", "--games", "1", "--from", &one, "--out", &bad],
-        "--starts",
+        "stage: 2, needs from (the earlier stages) and starts",
     );
     fails(
         &[
@@ -447,14 +447,14 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
     let lone = path("lone.b48");
     for (args, what) in [
         (vec!["--method", "tc", "--games", "1", "--from", &lone, "--out", &c], "lone.b48.tc"),
-        (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "--init"),
-        (vec!["--init", "inf", "--games", "1", "--out", &c], "--init"),
+        (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "init: sets new"),
+        (vec!["--init", "inf", "--games", "1", "--out", &c], "init: inf, must be a finite"),
         (
             vec!["--method", "tc", "--stage", "2", "--games", "1", "--from", &a, "--out", &c]
                 .into_iter()
                 .chain(["--starts", "starts.txt"])
                 .collect(),
-            "--method tc",
+            "method tc and init are for stage 1",
         ),
     ] {
         let out = bitarcade(&[&["2048", "train"][..], &args].concat());

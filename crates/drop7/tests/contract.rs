@@ -295,7 +295,7 @@ fn searches_are_checked_and_held_to_the_caps() {
     for (search, field) in [
         (Search { depth: 9, ..Search::default() }, "search.depth: "),
         (Search { table_bits: 40, ..Search::default() }, "search.table_bits: "),
-        (Search { eval: "nonsense".into(), ..Search::default() }, "search.eval "),
+        (Search { eval: "nonsense".into(), ..Search::default() }, "search.eval: \"nonsense\", "),
         (Search { eval: "ntuple:@net.d7n".into(), ..Search::default() }, "search.eval: "),
         (Search { reveal_samples: vec![], ..Search::default() }, "search.reveal_samples: "),
         (

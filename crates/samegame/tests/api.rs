@@ -155,7 +155,7 @@ fn solve_returns_the_verified_record() {
         ..SolveRequest::default()
     };
     let e = api::solve(&multi, Control::new()).unwrap_err();
-    assert_eq!(e, Error::input("--record needs one board: pick one with --board K"));
+    assert_eq!(e, Error::input("record: needs one board; pick one with board"));
 }
 
 /// Requests parse from JSON with every field optional.

@@ -114,3 +114,43 @@ fn replay_lists_the_boards_the_moves_were_chosen_on() {
         g.play(d).unwrap();
     }
 }
+
+#[test]
+fn requests_check_their_ranges_and_name_the_field() {
+    let err = |r: Result<(), Error>| r.unwrap_err().message().to_string();
+    // The defaults pass their own checks.
+    PlayRequest::default().check().unwrap();
+    api::BestRequest::default().search.check().unwrap();
+    api::TuneRequest::default().check().unwrap();
+    api::TrainRequest::default().check().unwrap();
+    api::StartsRequest::default().check().unwrap();
+    api::BenchRequest::default().check().unwrap();
+    // One range per option, the API's; the message names the request's field.
+    let search = |s: SearchSpec| PlayRequest { search: s, ..PlayRequest::default() }.check();
+    search(SearchSpec { tt_bits: 4, ..SearchSpec::default() }).unwrap();
+    search(SearchSpec { tt_bits: 30, depth: Some(16), ..SearchSpec::default() }).unwrap();
+    assert_eq!(
+        err(search(SearchSpec { tt_bits: 31, ..SearchSpec::default() })),
+        "search.tt_bits: 31, must be 4 to 30"
+    );
+    assert_eq!(
+        err(search(SearchSpec { depth: Some(17), ..SearchSpec::default() })),
+        "search.depth: 17, must be 1 to 16"
+    );
+    assert_eq!(
+        err(search(SearchSpec { budget: Some(0), ..SearchSpec::default() })),
+        "search.budget: 0, must be at least 1"
+    );
+    assert_eq!(
+        err(PlayRequest { games: 0, ..PlayRequest::default() }.check()),
+        "games: 0, must be 1 to 1000000"
+    );
+    assert_eq!(
+        err(api::TuneRequest { depth: 9, ..api::TuneRequest::default() }.check()),
+        "depth: 9, must be 1 to 8"
+    );
+    assert_eq!(
+        err(api::TrainRequest { stage: 4, ..api::TrainRequest::default() }.check()),
+        "stage: 4, must be 1 to 3"
+    );
+}

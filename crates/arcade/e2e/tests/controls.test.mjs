@@ -102,3 +102,16 @@ test('controls: Snake plays on a phone with the arrow pad, its body drawn connec
   assert.equal(linked, body - 1);
   await p2.close();
 });
+
+test('controls: boards are grids a screen reader can read', async () => {
+  const { page } = await open('#/2048?seed=5');
+  assert.equal(await page.getAttribute('[data-testid=board]', 'role'), 'grid');
+  const labels = await page.$$eval('.g2048 [role=gridcell]', (cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.equal(labels.length, 16);
+  assert.equal(labels.filter((l) => !/empty$/.test(l)).length, 2, labels.join('; '));
+  assert.equal(await page.getAttribute('[data-testid=status]', 'aria-live'), 'polite');
+  await page.close();
+  const { page: p2 } = await open('#/snake?size=8x8&seed=4');
+  assert.match(await p2.getAttribute('[data-testid=board]', 'aria-label'), /head at column \d, row \d; fruit at column \d, row \d; length 1/);
+  await p2.close();
+});

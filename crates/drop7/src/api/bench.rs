@@ -1,12 +1,16 @@
 //! `bench`: engine throughput against the reference, the two popper searches, and decision
 //! timings with and without each table.
 
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::stats::median;
-use super::{dispatch, thread_cpu_ns, Control, Error, EvalChoice, EvalSpec, Job, TableChoice};
+use super::{
+    check_range, dispatch, thread_cpu_ns, Control, Error, EvalChoice, EvalSpec, Job, SearchOptions,
+    TableChoice,
+};
 use crate::engine::{poppers, poppers_table, RandomDraws};
 use crate::reference::RefGame;
 use crate::search::{ChanceModel, Crowding, Direct, Evaluator, Searcher, Stats, Table};
@@ -22,14 +26,21 @@ pub struct BenchRequest {
     pub positions: usize,
     /// Depths to time decisions at, comma-separated (each 1-6).
     pub depths: String,
-    /// Repetitions (medians are reported), 1..=100.
+    /// Repetitions (medians are reported), [`BenchRequest::RUNS`].
     pub runs: u32,
-    /// log2 of each table's entries, 4..=26.
+    /// log2 of each table's entries, [`BenchRequest::TABLE_BITS`].
     pub table_bits: u32,
     /// Leaf evaluator of the timed decisions.
     pub eval: EvalSpec,
     /// The seed.
     pub seed: u64,
+}
+
+impl BenchRequest {
+    /// The range of `runs`.
+    pub const RUNS: RangeInclusive<u32> = 1..=100;
+    /// The range of `table_bits` (the search's).
+    pub const TABLE_BITS: RangeInclusive<u32> = SearchOptions::TABLE_BITS;
 }
 
 impl Default for BenchRequest {
@@ -260,15 +271,13 @@ pub fn bench(req: &BenchRequest, ctl: Control<'_>) -> Result<BenchResponse, Erro
     let depths: Vec<u32> = req
         .depths
         .split(',')
-        .map(|d| d.trim().parse::<u32>().ok().filter(|d| (1..=6).contains(d)))
+        .map(|d| d.trim().parse::<u32>().ok().filter(|d| SearchOptions::DEPTH.contains(d)))
         .collect::<Option<_>>()
-        .ok_or_else(|| Error::input(format!("--depths {:?}: a list of depths 1-6", req.depths)))?;
-    if req.games == 0 || req.positions == 0 {
-        return Err(Error::input("--games and --positions must be at least 1"));
-    }
-    if !(4..=26).contains(&req.table_bits) {
-        return Err(Error::input(format!("--table-bits {}: expected 4..=26", req.table_bits)));
-    }
+        .ok_or_else(|| Error::input(format!("depths: {:?}, a list of depths 1-6", req.depths)))?;
+    check_range("games", req.games, 1..)?;
+    check_range("positions", req.positions, 1..)?;
+    check_range("table_bits", req.table_bits, BenchRequest::TABLE_BITS)?;
+    check_range("runs", req.runs, BenchRequest::RUNS)?;
     let rules = Rules::new(Mode::Hardcore);
     // Engine throughput, fast and reference in the same run, alternating.
     let (mut fast, mut refr, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
@@ -331,7 +340,7 @@ pub fn bench(req: &BenchRequest, ctl: Control<'_>) -> Result<BenchResponse, Erro
     // Decisions on harvested positions.
     let positions = harvest(req.seed, req.positions);
     let mut decisions = Vec::new();
-    let eval = EvalChoice::parse("--eval", &req.eval)?;
+    let eval = EvalChoice::parse("eval", &req.eval)?;
     let nodes = |s: &Stats| (s.moves + s.leaves + s.chance_nodes) as f64;
     for &depth in &depths {
         let tables = [TableChoice::None, TableChoice::Direct, TableChoice::Two, TableChoice::Four];

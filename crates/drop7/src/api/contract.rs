@@ -30,7 +30,9 @@ use std::sync::atomic::AtomicBool;
 use bits::live::{Caps, Game, Hint, MoveValue, Phase, Status, Turns, Unrecorded};
 use serde::{Deserialize, Serialize};
 
-use super::{dispatch, Control, Error, EvalChoice, EvalSpec, Job, SearchOptions, TableChoice};
+use super::{
+    check_range, dispatch, Control, Error, EvalChoice, EvalSpec, Job, SearchOptions, TableChoice,
+};
 use crate::board::{Board, Position, CRACKED, EMPTY, SIZE, SOLID};
 use crate::engine::{Draws, ListDraws, RandomDraws, Recording};
 use crate::search::{
@@ -379,15 +381,9 @@ impl Search {
     /// Checks every field; the evaluator, parsed.
     fn check(&self) -> Result<EvalChoice, Error> {
         let bad = |m: String| Err(Error::input(m));
-        if !(1..=6).contains(&self.depth) {
-            return bad(format!("search.depth: {}, expected 1 to 6", self.depth));
-        }
-        if !(4..=26).contains(&self.table_bits) {
-            return bad(format!("search.table_bits: {}, expected 4 to 26", self.table_bits));
-        }
-        if self.strata > 7 {
-            return bad(format!("search.strata: {}, expected 0 to 7", self.strata));
-        }
+        check_range("search.depth", self.depth, SearchOptions::DEPTH)?;
+        check_range("search.table_bits", self.table_bits, SearchOptions::TABLE_BITS)?;
+        check_range("search.strata", self.strata, SearchOptions::STRATA)?;
         if let Some(list) = &self.strata_schedule {
             if list.is_empty() || list.len() > 8 || list.iter().any(|&k| k > 7) {
                 return bad(format!(

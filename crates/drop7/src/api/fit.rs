@@ -2,13 +2,15 @@
 //! `mix` (linear mixes of weight files).
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::{
-    dispatch, Control, Error, EvalChoice, InputFile, Job, Progress, SearchOptions, TableChoice,
+    check_range, dispatch, Control, Error, EvalChoice, InputFile, Job, Progress, SearchOptions,
+    TableChoice,
 };
 use crate::search::eval::{FEATURES, FEATURE_NAMES};
 use crate::search::fit::{
@@ -24,7 +26,7 @@ pub struct FitRequest {
     /// The searcher that plays the harvested games (its `eval` is the policy's evaluator);
     /// a fixed depth only.
     pub search: SearchOptions,
-    /// Games to harvest (game `i` uses seed `sub_seed(seed, i)`), 2..=1,000,000.
+    /// Games to harvest (game `i` uses seed `sub_seed(seed, i)`), [`FitRequest::GAMES`].
     pub games: u64,
     /// Stop a game after this many moves.
     pub max_moves: u32,
@@ -35,12 +37,19 @@ pub struct FitRequest {
     pub ridge: String,
     /// Sibling rollouts at every K-th position (0: off, fit the boards of the game itself).
     pub rollouts: u32,
-    /// Depth of the rollouts' searcher, 1..=5.
+    /// Depth of the rollouts' searcher, [`FitRequest::ROLLOUT_DEPTH`].
     pub rollout_depth: u32,
     /// Moves per rollout.
     pub horizon: u32,
     /// The master seed.
     pub seed: u64,
+}
+
+impl FitRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 2..=1_000_000;
+    /// The range of `rollout_depth`.
+    pub const ROLLOUT_DEPTH: RangeInclusive<u32> = 1..=5;
 }
 
 impl Default for FitRequest {
@@ -171,7 +180,7 @@ impl Job for HarvestJob<'_> {
 fn parse_target(s: &str) -> Result<Target, Error> {
     let bad = || {
         Error::input(format!(
-            "--target {s:?}: use end, discount:G (0 < G <= 1) or horizon:K (K >= 1)"
+            "target: {s:?}, use end, discount:G (0 < G <= 1) or horizon:K (K >= 1)"
         ))
     };
     match s.split_once(':') {
@@ -200,7 +209,7 @@ fn parse_target(s: &str) -> Result<Target, Error> {
 /// size) and fits each target by ridge regression. Progress: one unit per harvested game.
 pub fn fit(req: &FitRequest, ctl: Control<'_>) -> Result<FitResponse, Error> {
     let o = &req.search;
-    let eval = EvalChoice::parse("--eval", &o.eval)?;
+    let eval = EvalChoice::parse("search.eval", &o.eval)?;
     let names: Vec<&str> = req.target.split(',').map(str::trim).collect();
     let targets: Vec<_> = names.iter().map(|t| parse_target(t)).collect::<Result<_, _>>()?;
     let ridges: Vec<f64> = req
@@ -209,20 +218,21 @@ pub fn fit(req: &FitRequest, ctl: Control<'_>) -> Result<FitResponse, Error> {
         .map(|x| x.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0))
         .collect::<Option<_>>()
         .ok_or_else(|| {
-            Error::input(format!("--ridge {:?}: expected numbers >= 0, comma-separated", req.ridge))
+            Error::input(format!("ridge: {:?}, expected numbers >= 0, comma-separated", req.ridge))
         })?;
     if ridges.len() != 1 && ridges.len() != targets.len() {
-        return Err(Error::input("--ridge: give one penalty, or one per --target"));
+        return Err(Error::input("ridge: give one penalty, or one per target"));
     }
     if o.budget.is_some() {
-        return Err(Error::input("--budget is for play, ab and decide, not fit: use --depth"));
+        return Err(Error::input(
+            "search.budget: for play, ab and decide, not fit: use search.depth",
+        ));
     }
     o.rules()?;
     let table = TableChoice::parse(&o.table)?;
     o.check()?;
-    if !(1..=5).contains(&req.rollout_depth) {
-        return Err(Error::input(format!("--rollout-depth {}: expected 1..=5", req.rollout_depth)));
-    }
+    check_range("rollout_depth", req.rollout_depth, FitRequest::ROLLOUT_DEPTH)?;
+    check_range("games", req.games, FitRequest::GAMES)?;
     let spec = o.batch(req.seed, 0, req.games, DepthRule::Fixed(o.depth), req.max_moves, false)?;
     let start = Instant::now();
     let rollouts = (req.rollouts > 0).then_some((req.rollouts, req.rollout_depth, req.horizon));
@@ -248,14 +258,14 @@ pub fn fit(req: &FitRequest, ctl: Control<'_>) -> Result<FitResponse, Error> {
         let n = samples.len().max(1) as f64;
         let mean_target = samples.iter().map(|s| s.target).sum::<f64>() / n;
         let mut text = format!(
-            "# drop7 fit: --eval {} --depth {} --reveals {} --games {} --seed {} --target {name} --ridge {lambda}{}\n",
+            "# drop7 fit: search.eval {}, search.depth {}, search.reveals {}, games {}, seed {}, target {name}, ridge {lambda}{}\n",
             eval.label(),
             o.depth,
             o.reveals_label(),
             req.games,
             req.seed,
             rollouts.map_or(String::new(), |(k, d, h)| format!(
-                " --rollouts {k} --rollout-depth {d} --horizon {h}"
+                ", rollouts {k}, rollout_depth {d}, horizon {h}"
             )),
         );
         text.push_str(&format!(

@@ -43,6 +43,8 @@ mod text;
 mod train;
 mod tune;
 
+use std::fmt::Display;
+use std::ops::{Bound, RangeBounds, RangeInclusive};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -121,10 +123,10 @@ impl EvalSpec {
         EvalSpec { text: text.into(), files: Vec::new() }
     }
 
-    fn file(&self, name: &str, flag: &str) -> Result<&[u8], Error> {
+    fn file(&self, name: &str, field: &str) -> Result<&[u8], Error> {
         match self.files.iter().find(|f| f.name == name) {
             Some(f) => f.contents(),
-            None => Err(Error::input(format!("{flag}: cannot read {name}: not given"))),
+            None => Err(Error::input(format!("{field}: cannot read {name}: not given"))),
         }
     }
 }
@@ -149,7 +151,8 @@ pub fn eval_files(text: &str) -> Vec<String> {
 }
 
 /// The rules and the searcher, as the CLI's search flags give them (the same names and
-/// texts; see `bitarcade drop7 play --help`).
+/// texts; see `bitarcade drop7 play --help`). A request holds them as `search`, and the
+/// input errors name them so (`search.depth: 9, expected 1 to 6`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SearchOptions {
@@ -212,20 +215,23 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
-    /// Checks the ranges a front end may not have checked (the CLI's parser does).
+    /// The range of `depth`.
+    pub const DEPTH: RangeInclusive<u32> = 1..=6;
+    /// The range of `table_bits`.
+    pub const TABLE_BITS: RangeInclusive<u32> = 4..=26;
+    /// The range of `strata`.
+    pub const STRATA: RangeInclusive<u8> = 0..=7;
+    /// The values of `reveals`.
+    pub const REVEALS: [&'static str; 2] = ["paired", "sampled"];
+
+    /// Checks the ranges (the CLI's parser checks the same ones, from these consts).
     fn check(&self) -> Result<(), Error> {
-        if !(1..=6).contains(&self.depth) {
-            return Err(Error::input(format!("--depth {}: expected 1..=6", self.depth)));
-        }
-        if !(4..=26).contains(&self.table_bits) {
-            return Err(Error::input(format!("--table-bits {}: expected 4..=26", self.table_bits)));
-        }
-        if self.strata > 7 {
-            return Err(Error::input(format!("--strata {}: expected 0..=7", self.strata)));
-        }
-        if self.reveals != "paired" && self.reveals != "sampled" {
+        check_range("search.depth", self.depth, Self::DEPTH)?;
+        check_range("search.table_bits", self.table_bits, Self::TABLE_BITS)?;
+        check_range("search.strata", self.strata, Self::STRATA)?;
+        if !Self::REVEALS.contains(&self.reveals.as_str()) {
             return Err(Error::input(format!(
-                "--reveals {:?}: use paired or sampled",
+                "search.reveals: {:?}, use paired or sampled",
                 self.reveals
             )));
         }
@@ -239,18 +245,16 @@ impl SearchOptions {
         };
         let min = self.min_depth.unwrap_or(3);
         let max = self.max_depth.unwrap_or(6);
-        if !(1..=MAX_DEPTH).contains(&min) {
-            return Err(Error::input(format!("--min-depth {min}: expected 1..={MAX_DEPTH}")));
-        }
-        if !(1..=MAX_DEPTH).contains(&max) {
-            return Err(Error::input(format!("--max-depth {max}: expected 1..={MAX_DEPTH}")));
-        }
+        check_range("search.min_depth", min, 1..=MAX_DEPTH)?;
+        check_range("search.max_depth", max, 1..=MAX_DEPTH)?;
         if min > max {
-            return Err(Error::input(format!("--min-depth {min} is above --max-depth {max}")));
+            return Err(Error::input(format!(
+                "search.min_depth: {min} is above search.max_depth {max}"
+            )));
         }
         if self.reveal_samples.contains(',') {
             return Err(Error::input(
-                "--reveal-samples with a list is keyed to one depth: not with --budget",
+                "search.reveal_samples: a list is keyed to one depth, not for search.budget",
             ));
         }
         Ok(DepthRule::Budget { moves, min, max })
@@ -260,7 +264,7 @@ impl SearchOptions {
     fn reveal_by_depth(&self) -> Result<[u32; 8], Error> {
         let bad = || {
             Error::input(format!(
-                "--reveal-samples {:?}: expected N or N,N,... with each N in 1..=64",
+                "search.reveal_samples: {:?}, expected N or N,N,... with each N in 1..=64",
                 self.reveal_samples
             ))
         };
@@ -274,10 +278,10 @@ impl SearchOptions {
     }
 
     fn rules(&self) -> Result<Rules, Error> {
-        let mut rules = Rules::new(parse_mode(&self.mode)?);
+        let mut rules = Rules::new(parse_mode("search.mode", &self.mode)?);
         let bad = || {
             Error::input(format!(
-                "--gray-share {:?}: expected NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
+                "search.gray_share: {:?}, expected NUM/DEN with 0 <= NUM <= DEN, DEN >= 1",
                 self.gray_share
             ))
         };
@@ -306,7 +310,7 @@ impl SearchOptions {
         let Some(text) = &self.strata_schedule else { return Ok(None) };
         let bad = || {
             Error::input(format!(
-                "--strata-schedule {text:?}: expected K or K,K,... with each K in 0..=7"
+                "search.strata_schedule: {text:?}, expected K or K,K,... with each K in 0..=7"
             ))
         };
         let list: Vec<u8> = text
@@ -363,8 +367,28 @@ impl SearchOptions {
     }
 }
 
-fn parse_mode(s: &str) -> Result<Mode, Error> {
-    s.parse::<Mode>().map_err(|e| Error::input(format!("--mode: {e}")))
+/// The mode given as the request's `field`.
+fn parse_mode(field: &str, s: &str) -> Result<Mode, Error> {
+    s.parse::<Mode>().map_err(|e| Error::input(format!("{field}: {e}")))
+}
+
+/// The input error of a value outside its range, naming the request's field:
+/// `field: value, expected LO to HI` (or `expected at least LO`).
+fn check_range<T: PartialOrd + Display>(
+    field: &str,
+    value: T,
+    range: impl RangeBounds<T>,
+) -> Result<(), Error> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    let rule = match (range.start_bound(), range.end_bound()) {
+        (Bound::Included(lo), Bound::Included(hi)) => format!("expected {lo} to {hi}"),
+        (Bound::Included(lo), Bound::Unbounded) => format!("expected at least {lo}"),
+        (Bound::Unbounded, Bound::Included(hi)) => format!("expected at most {hi}"),
+        _ => "out of range".to_string(),
+    };
+    Err(Error::input(format!("{field}: {value}, {rule}")))
 }
 
 /// A parsed evaluator choice.
@@ -427,16 +451,16 @@ fn parse_weights(what: &str, text: &str) -> Result<Fitted, Error> {
 }
 
 /// The text of a file the evaluator names (UTF-8, as the CLI read it).
-fn file_text<'a>(spec: &'a EvalSpec, flag: &str, name: &str) -> Result<&'a str, Error> {
-    std::str::from_utf8(spec.file(name, flag)?).map_err(|_| {
-        Error::input(format!("{flag}: cannot read {name}: stream did not contain valid UTF-8"))
+fn file_text<'a>(spec: &'a EvalSpec, field: &str, name: &str) -> Result<&'a str, Error> {
+    std::str::from_utf8(spec.file(name, field)?).map_err(|_| {
+        Error::input(format!("{field}: cannot read {name}: stream did not contain valid UTF-8"))
     })
 }
 
-/// `fitted[:W1,..,W33|:@FILE][*SCALE]`.
-fn parse_fitted(flag: &str, spec: &EvalSpec) -> Result<Fitted, Error> {
+/// `fitted[:W1,..,W33|:@FILE][*SCALE]`, given as the request's `field`.
+fn parse_fitted(field: &str, spec: &EvalSpec) -> Result<Fitted, Error> {
     let s = spec.text.as_str();
-    let bad = |why: &str| Error::input(format!("{flag} {s:?}: {why}"));
+    let bad = |why: &str| Error::input(format!("{field}: {s:?}, {why}"));
     let (body, scale) = match s.rsplit_once('*') {
         Some((b, k)) => {
             let k: f64 = k
@@ -454,9 +478,9 @@ fn parse_fitted(flag: &str, spec: &EvalSpec) -> Result<Fitted, Error> {
         Some(rest) => match rest.strip_prefix(':') {
             Some(file) if file.starts_with('@') => {
                 let name = &file[1..];
-                parse_weights(name, file_text(spec, flag, name)?)?
+                parse_weights(name, file_text(spec, field, name)?)?
             }
-            Some(list) => parse_weights(flag, &list.replace(',', "\n"))?,
+            Some(list) => parse_weights(field, &list.replace(',', "\n"))?,
             None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
         },
         None => return Err(bad("use fitted, fitted:W1,..,W33 or fitted:@FILE, then *SCALE")),
@@ -464,17 +488,18 @@ fn parse_fitted(flag: &str, spec: &EvalSpec) -> Result<Fitted, Error> {
     Ok(if scale == 1.0 { fitted } else { fitted.scaled(scale) })
 }
 
-/// Decodes a network file; errors name the flag and the file (input errors).
-fn decode_net(flag: &str, name: &str, bytes: &[u8]) -> Result<(NTuple, ntuple::Meta), Error> {
-    ntuple::decode(bytes).map_err(|e| Error::input(format!("{flag} {name}: {e}")))
+/// Decodes a network file; errors name the request's field and the file (input errors).
+fn decode_net(field: &str, name: &str, bytes: &[u8]) -> Result<(NTuple, ntuple::Meta), Error> {
+    ntuple::decode(bytes).map_err(|e| Error::input(format!("{field}: {name}: {e}")))
 }
 
 impl EvalChoice {
-    fn parse(flag: &str, spec: &EvalSpec) -> Result<EvalChoice, Error> {
+    /// The evaluator `spec`, given as the request's `field` (which its errors name).
+    fn parse(field: &str, spec: &EvalSpec) -> Result<EvalChoice, Error> {
         let s = spec.text.as_str();
-        let bad = |why: &str| Error::input(format!("{flag} {s:?}: {why}"));
+        let bad = |why: &str| Error::input(format!("{field}: {s:?}, {why}"));
         if s.starts_with("fitted") {
-            return Ok(EvalChoice::Fitted(Box::new(parse_fitted(flag, spec)?), s.to_string()));
+            return Ok(EvalChoice::Fitted(Box::new(parse_fitted(field, spec)?), s.to_string()));
         }
         if let Some(rest) = s.strip_prefix("ntuple") {
             let Some(files) = rest.strip_prefix(":@") else {
@@ -484,7 +509,7 @@ impl EvalChoice {
             };
             let mut nets = Vec::new();
             for file in files.split("+@") {
-                nets.push(Arc::new(decode_net(flag, file, spec.file(file, flag)?)?.0));
+                nets.push(Arc::new(decode_net(field, file, spec.file(file, field)?)?.0));
             }
             return Ok(if nets.len() == 1 {
                 EvalChoice::NTuple(NTupleEval(nets.remove(0)), s.to_string())
@@ -587,7 +612,7 @@ impl TableChoice {
             "direct" => Ok(TableChoice::Direct),
             "2way" => Ok(TableChoice::Two),
             "4way" => Ok(TableChoice::Four),
-            _ => Err(Error::input(format!("--table {s:?}: use none, direct, 2way or 4way"))),
+            _ => Err(Error::input(format!("search.table: {s:?}, use none, direct, 2way or 4way"))),
         }
     }
 

@@ -1,5 +1,6 @@
 //! `play`, `decide`, `replay`, `sweep` and `ab`.
 
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -8,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{paired, summary, Summary};
 use super::{
-    dispatch, parse_mode, thread_cpu_ns, Control, Error, EvalChoice, EvalSpec, InputFile, Job,
-    Progress, SearchOptions, Shard, TableChoice,
+    check_range, dispatch, parse_mode, thread_cpu_ns, Control, Error, EvalChoice, EvalSpec,
+    InputFile, Job, Progress, SearchOptions, Shard, TableChoice,
 };
 use crate::engine::{ListDraws, Recording};
 use crate::reference::{compare_random_game, RefGame};
@@ -29,10 +30,11 @@ use crate::{Mode, Position, Rules};
 pub struct PlayRequest {
     /// The rules and the searcher.
     pub search: SearchOptions,
-    /// Games to play (game `i` uses seed `sub_seed(seed, i)`), 1..=100,000.
+    /// Games to play (game `i` uses seed `sub_seed(seed, i)`), [`PlayRequest::GAMES`].
     pub games: u64,
     /// Index of the first game: plays games `first_game..first_game + games` of the batch
-    /// seeded by `seed`, each with the seed it has in the whole batch.
+    /// seeded by `seed`, each with the seed it has in the whole batch
+    /// ([`PlayRequest::FIRST_GAME`]).
     pub first_game: u64,
     /// The part of those games to play (contiguous; shards concatenate into the whole run).
     pub shard: Shard,
@@ -42,6 +44,13 @@ pub struct PlayRequest {
     pub seed: u64,
     /// Sequence mode's stream: line 1 the discs (1-7, `#` for gray), line 2 the reveals.
     pub stream: Option<InputFile>,
+}
+
+impl PlayRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 1..=100_000;
+    /// The range of `first_game`.
+    pub const FIRST_GAME: RangeInclusive<u64> = 0..=1_000_000_000;
 }
 
 impl Default for PlayRequest {
@@ -191,7 +200,7 @@ fn run_batch(
     o.rules()?;
     let table = TableChoice::parse(&o.table)?;
     if !o.death.is_finite() {
-        return Err(Error::input("--death must be a finite number"));
+        return Err(Error::input("search.death: must be a finite number"));
     }
     o.check()?;
     let spec = o.batch(seed, first, games, o.rule()?, max_moves, true)?;
@@ -258,13 +267,18 @@ fn sequence_game(
     eval: &EvalChoice,
     ctl: Control<'_>,
 ) -> Result<(Vec<PlayedGame>, f64), Error> {
-    let stream =
-        req.stream.as_ref().ok_or_else(|| Error::input("--mode sequence needs --stream FILE"))?;
+    let stream = req
+        .stream
+        .as_ref()
+        .ok_or_else(|| Error::input("stream: search.mode sequence needs a stream"))?;
     if req.games != 1 {
-        return Err(Error::input("--mode sequence plays its one stream: use --games 1"));
+        return Err(Error::input(format!(
+            "games: {}, search.mode sequence plays its one stream: use 1",
+            req.games
+        )));
     }
     if req.shard != Shard::WHOLE {
-        return Err(Error::input("--shard is for seeded batches, not --mode sequence"));
+        return Err(Error::input("shard: for seeded batches, not search.mode sequence"));
     }
     let text = std::str::from_utf8(stream.contents()?).map_err(|_| {
         Error::input(format!("{}: cannot read: stream did not contain valid UTF-8", stream.name))
@@ -305,22 +319,21 @@ fn sequence_game(
 /// message (`game I: move M, level L, score S`) after every move.
 pub fn play(req: &PlayRequest, ctl: Control<'_>) -> Result<PlayResponse, Error> {
     let o = &req.search;
-    let eval = EvalChoice::parse("--eval", &o.eval)?;
-    let sequence = parse_mode(&o.mode)? == Mode::Sequence;
+    let eval = EvalChoice::parse("search.eval", &o.eval)?;
+    let sequence = parse_mode("search.mode", &o.mode)? == Mode::Sequence;
     if req.stream.is_some() && !sequence {
-        return Err(Error::input("--stream is only for --mode sequence"));
+        return Err(Error::input("stream: only for search.mode sequence"));
     }
     if sequence && req.first_game != 0 {
-        return Err(Error::input("--first-game is for seeded batches, not --mode sequence"));
+        return Err(Error::input("first_game: for seeded batches, not search.mode sequence"));
     }
+    check_range("first_game", req.first_game, PlayRequest::FIRST_GAME)?;
     let range = req.shard.range(req.games);
     let first_game = req.first_game + range.start;
     let (games, secs) = if sequence {
         sequence_game(req, &eval, ctl)?
     } else {
-        if !(1..=100_000).contains(&req.games) {
-            return Err(Error::input(format!("--games {}: expected 1..=100000", req.games)));
-        }
+        check_range("games", req.games, PlayRequest::GAMES)?;
         run_batch(o, &eval, req.seed, first_game, range.end - range.start, req.max_moves, ctl)?
     };
     let scores: Vec<u64> = games.iter().map(|g| g.0.score).collect();
@@ -437,7 +450,7 @@ pub fn decide(req: &DecideRequest, ctl: Control<'_>) -> Result<DecideResponse, E
     }
     let o = &req.search;
     let rules = o.rules()?;
-    let eval = EvalChoice::parse("--eval", &o.eval)?;
+    let eval = EvalChoice::parse("search.eval", &o.eval)?;
     let table = TableChoice::parse(&o.table)?;
     let rule = o.rule()?;
     o.check()?;
@@ -602,7 +615,7 @@ pub struct SweepResponse {
 /// current rayon pool); a difference is a [`Error::Failed`].
 pub fn sweep(req: &SweepRequest, ctl: Control<'_>) -> Result<SweepResponse, Error> {
     use rayon::prelude::*;
-    let rules = Rules::new(parse_mode(&req.mode)?);
+    let rules = Rules::new(parse_mode("mode", &req.mode)?);
     let start = Instant::now();
     let eval = Crowding::default();
     let range = req.shard.range(req.games);
@@ -658,12 +671,17 @@ pub struct AbRequest {
     pub b_reveals: Option<String>,
     /// The searcher of both sides (its `eval` is not used).
     pub search: SearchOptions,
-    /// Games per evaluator (the same seeds for both), 2..=100,000.
+    /// Games per evaluator (the same seeds for both), [`AbRequest::GAMES`].
     pub games: u64,
     /// Stop a game after this many moves.
     pub max_moves: u32,
     /// The master seed.
     pub seed: u64,
+}
+
+impl AbRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 2..=100_000;
 }
 
 impl Default for AbRequest {
@@ -725,11 +743,9 @@ pub struct AbResponse {
 /// Plays both batches on the same seeds and compares them game by game. Progress: games
 /// of A, then of B (`done` counts both, `total` is twice `games`).
 pub fn ab(req: &AbRequest, ctl: Control<'_>) -> Result<AbResponse, Error> {
-    let ea = EvalChoice::parse("--a", &req.a)?;
-    let eb = EvalChoice::parse("--b", &req.b)?;
-    if !(2..=100_000).contains(&req.games) {
-        return Err(Error::input(format!("--games {}: expected 2..=100000", req.games)));
-    }
+    let ea = EvalChoice::parse("a", &req.a)?;
+    let eb = EvalChoice::parse("b", &req.b)?;
+    check_range("games", req.games, AbRequest::GAMES)?;
     let mut oa = req.search.clone();
     oa.reveal_samples = req.a_reveal_samples.clone().unwrap_or(oa.reveal_samples);
     oa.reveals = req.a_reveals.clone().unwrap_or(oa.reveals);

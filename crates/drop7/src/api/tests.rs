@@ -169,8 +169,8 @@ fn eval_files_lists_the_named_files() {
     assert!(eval_files("ready").is_empty());
     assert!(eval_files("fitted:1,2").is_empty());
     let spec = EvalSpec::new("ntuple:@missing.d7n");
-    let e = EvalChoice::parse("--eval", &spec).unwrap_err();
-    assert_eq!(e.message(), "--eval: cannot read missing.d7n: not given");
+    let e = EvalChoice::parse("search.eval", &spec).unwrap_err();
+    assert_eq!(e.message(), "search.eval: cannot read missing.d7n: not given");
 }
 
 /// Side-by-side timing of the searcher without and with an (unset) abort flag, alternating:

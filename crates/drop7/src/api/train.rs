@@ -1,10 +1,11 @@
 //! `train`: an n-tuple network by TD(0) or temporal coherence on greedy Hardcore games.
 
+use std::ops::{RangeFrom, RangeInclusive};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{decode_net, Control, Error, InputFile, Progress};
+use super::{check_range, decode_net, Control, Error, InputFile, Progress};
 use crate::search::ntuple::{self, Coherence, Meta, NTuple};
 use crate::{Mode, Rules};
 
@@ -24,7 +25,7 @@ pub struct TrainRequest {
     pub method: Method,
     /// The training seed.
     pub seed: u64,
-    /// The weight file to continue from (`--from`), if any.
+    /// The weight file to continue from, if any.
     pub from: Option<InputFile>,
     /// The TC accumulator file beside `from` (`FILE.tc`): read for `Method::Tc`; for TD,
     /// given only to say it exists (it is then noted as unused, bytes ignored).
@@ -39,8 +40,17 @@ pub struct TrainRequest {
     pub max_seconds: Option<f64>,
     /// A progress line every N games (at least 1).
     pub report_every: u64,
-    /// The behaviour policy's depth, 1..=3 (1 = greedy).
+    /// The behaviour policy's depth, [`TrainRequest::POLICY_DEPTH`] (1 = greedy).
     pub policy_depth: u32,
+}
+
+impl TrainRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeFrom<u64> = 1..;
+    /// The range of `report_every`.
+    pub const REPORT_EVERY: RangeFrom<u64> = 1..;
+    /// The range of `policy_depth`.
+    pub const POLICY_DEPTH: RangeInclusive<u32> = 1..=3;
 }
 
 impl Default for TrainRequest {
@@ -129,7 +139,7 @@ pub struct TrainResponse {
 
 /// The shape, if given.
 fn parse_shape(text: Option<&str>) -> Result<Option<ntuple::Shape>, Error> {
-    text.map(|t| t.parse().map_err(|e| Error::input(format!("--shape {t:?}: {e}")))).transpose()
+    text.map(|t| t.parse().map_err(|e| Error::input(format!("shape: {t:?}, {e}")))).transpose()
 }
 
 /// Trains: plays `games` games (or until `max_seconds`, or until the abort flag, which
@@ -143,23 +153,23 @@ pub fn train(
     checkpoint: &mut dyn FnMut(&TrainCheckpoint<'_>) -> Result<(), Error>,
 ) -> Result<TrainResponse, Error> {
     if !(req.alpha.is_finite() && req.alpha > 0.0) {
-        return Err(Error::input(format!("--alpha {}: must be a positive number", req.alpha)));
+        return Err(Error::input(format!("alpha: {}, must be a positive number", req.alpha)));
     }
     let tc = req.method == Method::Tc;
     if tc && req.policy_depth > 1 {
-        return Err(Error::input("--method tc trains with --policy-depth 1 only"));
+        return Err(Error::input("method: tc trains with policy_depth 1 only"));
     }
-    if !(1..=3).contains(&req.policy_depth) {
-        return Err(Error::input(format!("--policy-depth {}: expected 1..=3", req.policy_depth)));
-    }
+    check_range("policy_depth", req.policy_depth, TrainRequest::POLICY_DEPTH)?;
+    check_range("games", req.games, TrainRequest::GAMES)?;
+    check_range("report_every", req.report_every, TrainRequest::REPORT_EVERY)?;
     let total = Some(req.games);
     let rules = Rules::new(Mode::Hardcore);
     let (mut net, first) = match &req.from {
         Some(file) => {
-            let (net, meta) = decode_net("--from", &file.name, file.contents()?)?;
+            let (net, meta) = decode_net("from", &file.name, file.contents()?)?;
             if meta.seed != req.seed {
                 return Err(Error::input(format!(
-                    "--from {}: trained with seed {}; continue it with --seed {}",
+                    "from: {}, trained with seed {}; continue it with seed {}",
                     file.name, meta.seed, meta.seed
                 )));
             }
@@ -167,7 +177,7 @@ pub fn train(
                 Some(shape) if shape != *net.shape() => {
                     let Some(ext) = net.extended(shape) else {
                         return Err(Error::input(format!(
-                            "--shape {:?}: --from {} has shape {:?}; give that shape or it plus blocks=2x3",
+                            "shape: {:?}, from {} has shape {:?}; give that shape or it plus blocks=2x3",
                             req.shape.as_deref().unwrap_or_default(),
                             file.name,
                             net.shape().to_string()
@@ -175,8 +185,8 @@ pub fn train(
                     };
                     if tc {
                         return Err(Error::input(
-                            "--method tc cannot add block tables to a file (its accumulators \
-                             would not match); add them with --method td",
+                            "method: tc cannot add block tables to a file (its accumulators \
+                             would not match); add them with method td",
                         ));
                     }
                     (ext, meta.games)
@@ -192,7 +202,9 @@ pub fn train(
     let mut acc = match (&req.from, tc) {
         (Some(_), true) => {
             let file = req.coherence.as_ref().ok_or_else(|| {
-                Error::input("--method tc continues from the weights and their accumulators")
+                Error::input(
+                    "coherence: method tc continues from the weights and their accumulators",
+                )
             })?;
             Some(
                 ntuple::decode_coherence(file.contents()?, &net, first)
@@ -203,7 +215,7 @@ pub fn train(
         (Some(_), false) => {
             if let Some(file) = &req.coherence {
                 let note =
-                    format!("note: {} (TC accumulators) is not used by --method td", file.name);
+                    format!("note: {} (TC accumulators) is not used by method td", file.name);
                 ctl.report(Progress::new(0, total).with_message(note));
             }
             None

@@ -7,9 +7,11 @@
 //! far, and moves on to the next weight. Deterministic: the same request gives the same path.
 //! (It replaces `crates/drop7/scripts/tune.py`, the search that found `Ready::default`.)
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 
-use super::{play, Control, EvalSpec, PlayRequest, SearchOptions};
+use super::{check_range, play, Control, EvalSpec, PlayRequest, SearchOptions};
 use bits::job::{Error, Progress};
 
 /// The names of the seven `ready` weights, in the order of `ready:W1,...,W7`.
@@ -25,7 +27,8 @@ pub struct TuneRequest {
     pub search: SearchOptions,
     /// The seven starting weights.
     pub start: [f64; 7],
-    /// Games a candidate plays (the same seeded games for every candidate).
+    /// Games a candidate plays (the same seeded games for every candidate),
+    /// [`TuneRequest::GAMES`].
     pub games: u64,
     /// The games' master seed.
     pub seed: u64,
@@ -33,6 +36,11 @@ pub struct TuneRequest {
     pub passes: u32,
     /// Stop a game after this many moves.
     pub max_moves: u32,
+}
+
+impl TuneRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 1..=100_000;
 }
 
 impl Default for TuneRequest {
@@ -87,10 +95,10 @@ fn round6(x: f64) -> f64 {
     format!("{x:.5e}").parse().unwrap_or(x)
 }
 
-/// Seven `ready` weights from `W1,..,W7` (`--start`); a bad list is an input error naming
-/// the flag.
+/// Seven `ready` weights from `W1,..,W7` (the CLI's `--start`); a bad list is an input error
+/// naming the request's field, `start`.
 pub fn parse_start(text: &str) -> Result<[f64; 7], Error> {
-    let bad = || Error::input(format!("--start {text:?}: expected seven numbers W1,..,W7"));
+    let bad = || Error::input(format!("start: {text:?}, expected seven numbers W1,..,W7"));
     let parts: Vec<f64> =
         text.split(',').map(|x| x.trim().parse()).collect::<Result<_, _>>().map_err(|_| bad())?;
     parts.try_into().map_err(|_| bad())
@@ -105,9 +113,7 @@ pub fn ready_spec(w: &[f64; 7]) -> String {
 /// Runs the coordinate search. Progress counts candidates (of at most `1 + passes * 14`);
 /// the abort flag stops it within one move of any game ([`Error::Aborted`]).
 pub fn tune(req: &TuneRequest, ctl: Control<'_>) -> Result<TuneResponse, Error> {
-    if req.games == 0 {
-        return Err(Error::input("--games must be at least 1"));
-    }
+    check_range("games", req.games, TuneRequest::GAMES)?;
     let total = 1 + u64::from(req.passes) * 2 * READY_WEIGHTS.len() as u64;
     let played = std::cell::Cell::new(0u64);
     let mean_of = |w: &[f64; 7]| -> Result<f64, Error> {

@@ -356,7 +356,7 @@ pub fn bench_each(
     let known = ["engine", "game", "passes", "threads", "clear", "prove", "standard", "all"];
     for s in suites {
         if !known.contains(&s.as_str()) {
-            return Err(Error::input(format!("--suite {s:?}: use one of {}", known.join(", "))));
+            return Err(Error::input(format!("suites: {s:?}, use one of {}", known.join(", "))));
         }
     }
     let want = |s: &str| suites.iter().any(|x| x == s || x == "all");
@@ -584,7 +584,7 @@ pub fn bench_each(
     }
     if suites.iter().any(|x| x == "standard") {
         let set = req.set.as_ref().ok_or_else(|| {
-            Error::input("--suite standard needs the standard set (give it with --set FILE)")
+            Error::input("suites: standard needs the standard set (give it as set)")
         })?;
         let boards = set.boards()?;
         // The default solver: the beam with the playout objective, width 30, 4 playouts.

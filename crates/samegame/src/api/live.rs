@@ -355,7 +355,7 @@ impl PlanRequest {
             threads: Some(1),
             ..SolveRequest::default()
         };
-        req.check_flags()?;
+        req.check()?;
         Ok((req, g))
     }
 
@@ -496,7 +496,7 @@ mod tests {
     #[test]
     fn bad_input_is_one_line() {
         let cases = [
-            (req(Start { width: 0, ..Start::default() }, vec![]), "--width 0"),
+            (req(Start { width: 0, ..Start::default() }, vec![]), "width: 0, must be 1 to 64"),
             (req(Start { board: Some("12\n1\n".into()), ..Start::default() }, vec![]), "line 2"),
             (
                 req(Start { board: Some("112\n".into()), ..Start::default() }, vec![[2, 0]]),

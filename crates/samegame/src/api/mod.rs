@@ -13,8 +13,9 @@
 //!
 //! The API reads no file and prints nothing: the caller passes board files in as bytes
 //! ([`BoardFile`]) and game records as parsed [`Record`]s, and writes what the response
-//! holds. Error messages are the CLI's, flag names included. Every response prints as the
-//! CLI prints it (`Display`).
+//! holds. Error messages name the request's fields (`width: 70, must be 1 to 64`), and each
+//! request's ranges are its associated consts, which the CLI's flags use too. Every response
+//! prints as the CLI prints it (`Display`).
 //!
 //! Every answer a solver gives is replayed through the checked engine
 //! ([`trace::verify`]) before it is returned.
@@ -34,6 +35,9 @@
 //! let rec = out.boards[0].record.as_ref().unwrap();
 //! assert_eq!(rec.moves.len(), 2);
 //! ```
+
+use std::fmt::Display;
+use std::ops::{Bound, RangeBounds, RangeInclusive};
 
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +100,25 @@ impl BoardFile {
     }
 }
 
+/// The input error of a value outside its range, naming the request's field:
+/// `field: value, must be LO to HI` (or `must be at least LO`, `at most HI`).
+fn check_range<T: PartialOrd + Display>(
+    field: &str,
+    value: T,
+    range: impl RangeBounds<T>,
+) -> Result<(), Error> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    let rule = match (range.start_bound(), range.end_bound()) {
+        (Bound::Included(lo), Bound::Included(hi)) => format!("must be {lo} to {hi}"),
+        (Bound::Included(lo), Bound::Unbounded) => format!("must be at least {lo}"),
+        (Bound::Unbounded, Bound::Included(hi)) => format!("must be at most {hi}"),
+        _ => "is out of range".to_string(),
+    };
+    Err(Error::input(format!("{field}: {value}, {rule}")))
+}
+
 /// Moves as `[x, y]` pairs (the JSON form of the responses).
 fn pairs(moves: &[trace::Move]) -> Vec<[u8; 2]> {
     moves.iter().map(|&(x, y)| [x, y]).collect()
@@ -128,6 +151,25 @@ impl Default for GenRequest {
     }
 }
 
+impl GenRequest {
+    /// The range of `width`.
+    pub const WIDTH: RangeInclusive<usize> = 1..=board::MAX_WIDTH;
+    /// The range of `height`.
+    pub const HEIGHT: RangeInclusive<usize> = 1..=board::MAX_HEIGHT;
+    /// The range of `colors`.
+    pub const COLORS: RangeInclusive<usize> = 1..=board::MAX_COLORS;
+    /// The range of `count`.
+    pub const COUNT: RangeInclusive<usize> = 1..=1_000_000;
+
+    /// Checks every field's range; the input error names the first field out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("width", self.width, Self::WIDTH)?;
+        check_range("height", self.height, Self::HEIGHT)?;
+        check_range("colors", self.colors, Self::COLORS)?;
+        check_range("count", self.count, Self::COUNT)
+    }
+}
+
 /// What [`gen`] made.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GenResponse {
@@ -139,19 +181,8 @@ pub struct GenResponse {
 
 /// Generates boards.
 pub fn gen(req: &GenRequest, _ctl: Control) -> Result<GenResponse, Error> {
+    req.check()?;
     let (w, h, c) = (req.width, req.height, req.colors);
-    if !(1..=board::MAX_WIDTH).contains(&w) {
-        return Err(Error::input(format!("--width {w}: must be 1 to 64")));
-    }
-    if !(1..=board::MAX_HEIGHT).contains(&h) {
-        return Err(Error::input(format!("--height {h}: must be 1 to 32")));
-    }
-    if !(1..=board::MAX_COLORS).contains(&c) {
-        return Err(Error::input(format!("--colors {c}: must be 1 to 8")));
-    }
-    if req.count == 0 || req.count > 1_000_000 {
-        return Err(Error::input("--count must be 1 to 1000000"));
-    }
     if req.bgf2 {
         let b = Board::random(w, h, c, req.seed);
         return Ok(GenResponse { boards: vec![b.to_string()], bgf2: Some(b.to_bgf2(2)) });

@@ -1,11 +1,12 @@
 //! `solve`: the beam, nested Monte-Carlo search, NRPA and their chains, over every board of
 //! a file, each answer replayed by the independent verifier.
 
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{pairs, BoardFile, Control, Error, Progress};
+use super::{check_range, pairs, BoardFile, Control, Error, Progress};
 use crate::beam::{self, Config, Eval, Goal, Outcome, Passes};
 use crate::board::Board;
 use crate::trace::{self, Record};
@@ -200,6 +201,23 @@ pub struct SolveResponse {
 }
 
 impl SolveRequest {
+    /// The range of `width`.
+    pub const WIDTH: RangeInclusive<usize> = 1..=10_000_000;
+    /// The range of `min_group`.
+    pub const MIN_GROUP: RangeInclusive<u32> = 2..=1000;
+    /// The range of `playouts`.
+    pub const PLAYOUTS: RangeInclusive<u32> = 1..=100_000;
+    /// The range of `restarts`.
+    pub const RESTARTS: RangeInclusive<u32> = 1..=10_000;
+    /// The range of `iterations` (NRPA).
+    pub const ITERATIONS: RangeInclusive<u32> = 1..=100_000;
+    /// The range of `runs` (NRPA).
+    pub const RUNS: RangeInclusive<u32> = 1..=1024;
+    /// The range of `level` (nested search and NRPA).
+    pub const LEVEL: RangeInclusive<u32> = 0..=4;
+    /// The range of `nested_level`.
+    pub const NESTED_LEVEL: RangeInclusive<u32> = 0..=3;
+
     /// The width the beam will use.
     fn beam_width(&self) -> usize {
         self.width.unwrap_or(match (self.goal, self.eval) {
@@ -208,23 +226,45 @@ impl SolveRequest {
         })
     }
 
-    /// Checks the settings that do not depend on the boards (the scoring, the width, the
-    /// minimum group), in the CLI's order: a caller that reads the board file itself calls
-    /// this first so that a bad flag is reported before an unreadable file.
-    pub fn check_flags(&self) -> Result<(), Error> {
-        self.points
-            .parse::<Points>()
-            .map_err(|e: String| Error::input(format!("--points: {e}")))?;
-        let width = self.beam_width();
-        if width == 0 || width > 10_000_000 {
-            return Err(Error::input("--width must be 1 to 10000000"));
-        }
+    /// Checks the settings that are read before the boards (the scoring, the width, the
+    /// minimum group): a caller that reads the board file itself calls this first so that a
+    /// bad setting is reported before an unreadable file. The input error names the field.
+    pub fn check(&self) -> Result<(), Error> {
+        self.points.parse::<Points>().map_err(|e: String| Error::input(format!("points: {e}")))?;
+        check_range("width", self.beam_width(), Self::WIDTH)?;
         if let Some(m) = self.min_group {
-            if !(2..=1000).contains(&m) {
-                return Err(Error::input("--min-group must be at least 2"));
-            }
+            check_range("min_group", m, Self::MIN_GROUP)?;
         }
         Ok(())
+    }
+
+    /// Checks the search's settings (after the boards are read, in the order the CLI has
+    /// always reported them).
+    fn check_search(&self) -> Result<(), Error> {
+        check_range("playouts", self.playouts, Self::PLAYOUTS)?;
+        check_range("restarts", self.restarts, Self::RESTARTS)?;
+        if self.search == Search::Beam {
+            return Ok(());
+        }
+        if self.goal != SolveGoal::Score {
+            return Err(Error::input("search: only beam supports goal clear"));
+        }
+        check_range("iterations", self.iterations, Self::ITERATIONS)?;
+        check_range("runs", self.runs, Self::RUNS)?;
+        if !(self.alpha.is_finite() && self.alpha > 0.0) {
+            return Err(Error::input(format!("alpha: {}, must be finite and above 0", self.alpha)));
+        }
+        if let Some(b) = self.tabu_bias.filter(|b| !b.is_finite()) {
+            return Err(Error::input(format!("tabu_bias: {b}, must be finite")));
+        }
+        if !self.size_bias.is_finite() {
+            return Err(Error::input(format!("size_bias: {}, must be finite", self.size_bias)));
+        }
+        let levels = |e: Error| {
+            Error::input(format!("{} (each level costs ~1,000x the one below)", e.message()))
+        };
+        check_range("level", self.level, Self::LEVEL).map_err(levels)?;
+        check_range("nested_level", self.nested_level, Self::NESTED_LEVEL).map_err(levels)
     }
 
     /// The NRPA settings.
@@ -271,7 +311,7 @@ pub fn solve_each(
     ctl: Control,
     on_board: &mut dyn FnMut(&Solved, usize) -> Result<(), Error>,
 ) -> Result<SolveResponse, Error> {
-    req.check_flags()?;
+    req.check()?;
     let points: Points = req.points.parse().map_err(Error::input)?;
     let width = req.beam_width();
     let mut boards = match &req.file {
@@ -282,7 +322,7 @@ pub fn solve_each(
         Some(k) => {
             if k == 0 || k > boards.len() {
                 return Err(Error::input(format!(
-                    "--board {k}: the file has {} board(s)",
+                    "board: {k}, the file has {} board(s)",
                     boards.len()
                 )));
             }
@@ -292,7 +332,7 @@ pub fn solve_each(
         None => 1,
     };
     if req.record && boards.len() > 1 {
-        return Err(Error::input("--record needs one board: pick one with --board K"));
+        return Err(Error::input("record: needs one board; pick one with board"));
     }
     let goal = match req.goal {
         SolveGoal::Score => Goal::Score,
@@ -303,35 +343,7 @@ pub fn solve_each(
         SolveEval::Tabu => Eval::Tabu { tabu_pct: req.tabu_pct },
         SolveEval::Rollout => Eval::Rollout { playouts: req.playouts },
     };
-    if req.playouts == 0 || req.playouts > 100_000 {
-        return Err(Error::input("--playouts must be 1 to 100000"));
-    }
-    if req.restarts == 0 || req.restarts > 10_000 {
-        return Err(Error::input("--restarts must be 1 to 10000"));
-    }
-    if req.search != Search::Beam {
-        if goal != Goal::Score {
-            return Err(Error::input(
-                "--search nested and beam-nested: only --goal score is supported",
-            ));
-        }
-        if !(1..=100_000).contains(&req.iterations) || !(1..=1024).contains(&req.runs) {
-            return Err(Error::input("--iterations must be 1 to 100000, --runs 1 to 1024"));
-        }
-        let finite = req.size_bias.is_finite() && req.tabu_bias.is_none_or(f64::is_finite);
-        if !(finite && req.alpha.is_finite() && req.alpha > 0.0) {
-            return Err(Error::input(
-                "--alpha, --tabu-bias, --size-bias: finite numbers, alpha > 0",
-            ));
-        }
-        if req.level > 4 || req.nested_level > 3 {
-            return Err(Error::input(format!(
-                "--level {} / --nested-level {}: must be 0 to 4 / 0 to 3 (each level costs \
-                 ~1,000x the one below)",
-                req.level, req.nested_level
-            )));
-        }
-    }
+    req.check_search()?;
     let mut report = SolveResponse {
         goal: match goal {
             Goal::Score => "score",

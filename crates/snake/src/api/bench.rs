@@ -1,11 +1,12 @@
 //! `bench`: BFS against A* per search on fixed 10 x 10 boards, side by side in one run.
 
 use std::hint::black_box;
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{stats, Control, Error, Progress};
+use super::{check_range, stats, Control, Error, Progress};
 use crate::fixtures::{midgame_boards, SEALED};
 use crate::{Board, Searcher, Size};
 
@@ -13,10 +14,23 @@ use crate::{Board, Searcher, Size};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BenchRequest {
-    /// Timing rounds (the median is reported), 1..=1000.
+    /// Timing rounds (the median is reported), [`BenchRequest::ROUNDS`].
     pub rounds: u32,
-    /// Searches per round per board set, 1..=100,000,000.
+    /// Searches per round per board set, [`BenchRequest::ITERS`].
     pub iters: u32,
+}
+
+impl BenchRequest {
+    /// The range of `rounds`.
+    pub const ROUNDS: RangeInclusive<u32> = 1..=1000;
+    /// The range of `iters`.
+    pub const ITERS: RangeInclusive<u32> = 1..=100_000_000;
+
+    /// Checks both fields' ranges; the input error names the first one out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("rounds", self.rounds, Self::ROUNDS)?;
+        check_range("iters", self.iters, Self::ITERS)
+    }
 }
 
 impl Default for BenchRequest {
@@ -61,10 +75,8 @@ pub struct BenchResponse {
 /// sealed-off board (10 x 10); first checks that both find routes of the same length.
 /// Progress counts rounds; the abort flag is checked per round.
 pub fn bench(req: &BenchRequest, ctl: Control) -> Result<BenchResponse, Error> {
+    req.check()?;
     let (rounds, iters) = (req.rounds, req.iters);
-    if rounds == 0 || iters == 0 || rounds > 1000 || iters > 100_000_000 {
-        return Err(Error::input("--rounds must be 1..=1000 and --iters 1..=100000000"));
-    }
     let size: Size = "10x10".parse().map_err(Error::failed)?;
     let mids = midgame_boards(size, 30, 64, 1);
     let sealed: Board = SEALED.parse().map_err(|e| Error::failed(format!("{e}")))?;

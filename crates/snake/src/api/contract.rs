@@ -224,7 +224,7 @@ impl LiveGame for Snake {
     }
 
     fn cap(s: &mut Search, _caps: &Caps) -> Result<(), Error> {
-        parse_player(&s.player)?;
+        parse_player("search.player", &s.player)?;
         if s.steps == Some(0) {
             return Err(Error::input("search.steps: must be at least 1"));
         }
@@ -232,11 +232,13 @@ impl LiveGame for Snake {
     }
 
     fn solver(s: &Search) -> String {
-        parse_player(&s.player).map(|k| k.name().to_string()).unwrap_or_else(|_| s.player.clone())
+        parse_player("search.player", &s.player)
+            .map(|k| k.name().to_string())
+            .unwrap_or_else(|_| s.player.clone())
     }
 
     fn hint(s: &State, search: &Search, ctl: Control) -> Result<Hint<Detail>, Error> {
-        let kind = parse_player(&search.player)?;
+        let kind = parse_player("search.player", &search.player)?;
         let mut g = s.game.clone();
         let mut p = kind.build(g.config().size);
         let limit = search.steps.unwrap_or(g.config().size.cells()).max(1);
@@ -264,7 +266,7 @@ impl LiveGame for Snake {
     }
 
     fn auto(s: &mut State, search: &Search, turns: &mut Turns<Self>) -> Result<(), Error> {
-        let kind = parse_player(&search.player)?;
+        let kind = parse_player("search.player", &search.player)?;
         let mut p = kind.build(s.game.config().size);
         while turns.more(s) {
             let d = p.choose(&s.game);

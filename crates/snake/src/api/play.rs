@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{parse_player, Control, Error, Setup};
+use super::{check_range, parse_player, Control, Error, Setup};
 use crate::{play_game_until, verify, Board, Game, Record, Status};
 
 /// One game (`bitarcade snake play`).
@@ -58,7 +58,7 @@ pub struct PlayResponse {
 /// Plays one game, checking the abort flag before every move, and replays it on the
 /// reference engine.
 pub fn play(req: &PlayRequest, ctl: Control) -> Result<PlayResponse, Error> {
-    let kind = parse_player(&req.player)?;
+    let kind = parse_player("player", &req.player)?;
     let config = req.setup.config()?;
     let mut p = kind.build(config.size);
     let mut last: Option<Board> = None;
@@ -135,10 +135,8 @@ pub fn watch(
     ctl: Control,
     frame: &mut dyn FnMut(&Game),
 ) -> Result<WatchResponse, Error> {
-    let kind = parse_player(&req.player)?;
-    if req.every == 0 {
-        return Err(Error::input("--every must be at least 1"));
-    }
+    let kind = parse_player("player", &req.player)?;
+    check_range("every", req.every, 1..)?;
     let config = req.setup.config()?;
     let mut p = kind.build(config.size);
     let every = req.every;

@@ -80,3 +80,24 @@ fn stats_are_the_cli_formulas() {
     assert!((ci - 1.96 * (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
     assert_eq!(stats::median(vec![3.0, 1.0, 2.0, 4.0]), 3.0);
 }
+
+#[test]
+fn requests_check_themselves_and_name_the_field() {
+    let err = |r: Result<(), Error>| r.unwrap_err().message().to_string();
+    TournamentRequest::default().check().unwrap();
+    BenchRequest::default().check().unwrap();
+    let t = |r: TournamentRequest| err(r.check());
+    assert_eq!(
+        t(TournamentRequest { games: 0, ..TournamentRequest::default() }),
+        "games: 0, must be 1 to 10000000"
+    );
+    assert_eq!(
+        t(TournamentRequest { players: vec!["greedy".into()], ..TournamentRequest::default() }),
+        "players: \"greedy\" is not a player \
+         (shortest, astar, longest, lookahead, cycle, repair, tree, knit, dash)"
+    );
+    let size = Setup { size: "40x40".into(), ..Setup::default() };
+    assert!(t(TournamentRequest { setup: size, ..TournamentRequest::default() })
+        .starts_with("setup.size: "));
+    assert_eq!(err(BenchRequest { rounds: 0, iters: 1 }.check()), "rounds: 0, must be 1 to 1000");
+}

@@ -55,7 +55,7 @@ impl Display for TournamentResponse {
         writeln!(
             f,
             "(every game replayed on the reference engine; all columns but time are the same for \
-             any --threads)"
+             any number of threads)"
         )
     }
 }

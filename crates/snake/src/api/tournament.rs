@@ -1,21 +1,23 @@
 //! `tournament`: every player on the same seeded games, replayed, summed up in rows.
 
+use std::ops::{RangeInclusive, RangeToInclusive};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{parse_player, stats, Control, Error, Progress, Setup, Shard};
+use super::{check_range, parse_player, stats, Control, Error, Progress, Setup, Shard};
 use crate::{play_game_until, verify, PlayerKind, Status, Summary};
 
 /// A tournament (`bitarcade snake tournament`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TournamentRequest {
-    /// Games per player (1..=10,000,000).
+    /// Games per player ([`TournamentRequest::GAMES`]).
     pub games: u64,
-    /// Index of the first game: game i is played with seed `sub_seed(seed, i)`.
+    /// Index of the first game: game i is played with seed `sub_seed(seed, i)`
+    /// ([`TournamentRequest::FIRST`]).
     pub first: u64,
     /// Only this contiguous part of the games (`shard.range(games)`, after `first`), each with
     /// the seed it has in the whole run, so the shards' games concatenate into the whole run's;
@@ -39,6 +41,25 @@ impl Default for TournamentRequest {
             setup: Setup::default(),
             seed: 1,
         }
+    }
+}
+
+impl TournamentRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 1..=10_000_000;
+    /// The range of `first`.
+    pub const FIRST: RangeToInclusive<u64> = ..=u64::MAX / 2;
+
+    /// Checks the fields' ranges, the setup and the players' names; the input error names the
+    /// first field at fault.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("games", self.games, Self::GAMES)?;
+        check_range("first", self.first, Self::FIRST)?;
+        self.setup.config()?;
+        for p in &self.players {
+            parse_player("players", p)?;
+        }
+        Ok(())
     }
 }
 
@@ -90,15 +111,10 @@ pub struct TournamentResponse {
 /// the reference engine before it counts, and sums up. Progress counts games over all players;
 /// each game checks the abort flag before every move.
 pub fn tournament(req: &TournamentRequest, ctl: Control) -> Result<TournamentResponse, Error> {
-    if req.games == 0 || req.games > 10_000_000 {
-        return Err(Error::input("--games must be between 1 and 10000000"));
-    }
-    if req.first > u64::MAX / 2 {
-        return Err(Error::input("--first is too large"));
-    }
+    req.check()?;
     let config = req.setup.config()?;
     let kinds: Vec<PlayerKind> =
-        req.players.iter().map(|p| parse_player(p)).collect::<Result<_, _>>()?;
+        req.players.iter().map(|p| parse_player("players", p)).collect::<Result<_, _>>()?;
     let part = req.shard.range(req.games);
     let (first, games) = (req.first + part.start, part.end - part.start);
     let total = games * kinds.len() as u64;

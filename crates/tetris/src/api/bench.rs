@@ -126,7 +126,7 @@ pub fn bench(req: &BenchRequest, ctl: Control) -> Result<BenchResponse, Error> {
     let kicks = load_kicks(&req.kicks, req.kick_table.as_deref())?;
     let w = parse_weights(&req.weights)?;
     if req.count == 0 {
-        return Err(Error::input("--count must be at least 1"));
+        return Err(Error::input("count: 0, must be at least 1"));
     }
     let lines = line_counts(req.lines)?;
     let total = req.count * u64::from(req.runs.max(1)) * lines.len() as u64;

@@ -5,7 +5,7 @@
 //!
 //! Each verb takes a plain request (serde, every field defaulted in its `Default`, so JSON may
 //! omit fields) and a [`Control`] (abort flag, progress callback), and returns a plain response
-//! or an [`Error`] whose message is the CLI's. The API reads no files and prints nothing: a
+//! or an [`Error`] whose message names the request's field. The API reads no files and prints nothing: a
 //! kick table file's text comes in as [`PcSolveRequest::kick_table`] (and the same field of the
 //! other requests), and the solution record goes out in [`PcSolveResponse::record`]. Verbs
 //! that run in parallel ([`sweep`], [`train`]) use the caller's rayon pool; their answers are
@@ -54,30 +54,31 @@ pub fn load_kicks(spec: &str, text: Option<&str>) -> Result<KickTable, Error> {
     }
     let Some(text) = text else {
         return Err(Error::input(format!(
-            "--kicks {spec:?}: not a built-in table ({}) and no such file",
+            "kicks: {spec:?}, not a built-in table ({}) and no such file",
             KickTable::NAMES.join(", ")
         )));
     };
     KickTable::parse(text).map_err(|e| Error::input(format!("{spec}: {e}")))
 }
 
-/// One piece letter given to option `--flag`.
-fn one_piece(flag: &str, s: &str) -> Result<Piece, Error> {
-    let q = parse_queue(s).map_err(|e| Error::input(format!("--{flag}: {e}")))?;
+/// One piece letter given as the request's `field`.
+fn one_piece(field: &str, s: &str) -> Result<Piece, Error> {
+    let q = parse_queue(s).map_err(|e| Error::input(format!("{field}: {e}")))?;
     match q.as_slice() {
         [p] => Ok(*p),
-        _ => Err(Error::input(format!("--{flag} takes one piece letter, got {s:?}"))),
+        _ => Err(Error::input(format!("{field}: {s:?}, must be one piece letter"))),
     }
 }
 
 /// Ordering weights by name (`trained`, `trained4`, `hand`, `zero`) or as 11 comma-separated
 /// integers; `None` for `trained`: the shipped per-height weights (`Solver::new`).
 fn parse_weights(s: &str) -> Result<Option<Weights>, Error> {
-    parse_weight_vector(s).map(|w| (s != "trained").then_some(w))
+    parse_weight_vector("weights", s).map(|w| (s != "trained").then_some(w))
 }
 
-/// One weight vector by name or as 11 comma-separated integers.
-fn parse_weight_vector(s: &str) -> Result<Weights, Error> {
+/// One weight vector by name or as 11 comma-separated integers, given as the request's
+/// `field`.
+fn parse_weight_vector(field: &str, s: &str) -> Result<Weights, Error> {
     match s {
         "trained" => return Ok(Weights::TRAINED),
         "trained4" => return Ok(Weights::TRAINED_4),
@@ -89,17 +90,17 @@ fn parse_weight_vector(s: &str) -> Result<Weights, Error> {
     match v {
         Ok(v) if v.len() == N_FEATURES => Ok(Weights(v.try_into().unwrap_or([0; N_FEATURES]))),
         _ => Err(Error::input(format!(
-            "--weights {s:?}: use trained, trained4, hand, zero or {N_FEATURES} comma-separated integers"
+            "{field}: {s:?}, use trained, trained4, hand, zero or {N_FEATURES} comma-separated integers"
         ))),
     }
 }
 
-/// The line counts of `--lines`: 4, 6, or both (0).
+/// The line counts of a request's `lines`: 4, 6, or both (0).
 fn line_counts(lines: u32) -> Result<Vec<u32>, Error> {
     match lines {
         0 => Ok(vec![4, 6]),
         4 | 6 => Ok(vec![lines]),
-        l => Err(Error::input(format!("--lines {l}: use 4, 6 or 0 for both"))),
+        l => Err(Error::input(format!("lines: {l}, use 4, 6 or 0 for both"))),
     }
 }
 

@@ -156,16 +156,16 @@ pub(super) fn steps_out(sol: &Solution, holds: &[bool], keys: &[Option<Vec<Key>>
 /// (`Err(Error::Aborted)`); a node limit that runs out is not an error (`report.aborted`).
 pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> {
     let kicks = load_kicks(&req.kicks, req.kick_table.as_deref())?;
-    let queue = parse_queue(&req.queue).map_err(|e| Error::input(format!("--queue: {e}")))?;
+    let queue = parse_queue(&req.queue).map_err(|e| Error::input(format!("queue: {e}")))?;
     if queue.is_empty() {
-        return Err(Error::input("--queue is empty"));
+        return Err(Error::input("queue: must hold at least one piece"));
     }
     let hold = req.hold.as_deref().map(|s| one_piece("hold", s)).transpose()?;
-    let save_hold = req.save_hold.as_deref().map(|s| one_piece("save-hold", s)).transpose()?;
+    let save_hold = req.save_hold.as_deref().map(|s| one_piece("save_hold", s)).transpose()?;
     let board = if let Some(text) = &req.field {
         text.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", req.field_name)))?
     } else if let Some(f) = &req.fumen {
-        fumen_io::decode_board(f).map_err(|e| Error::input(format!("--fumen: {e}")))?
+        fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))?
     } else {
         Board::EMPTY
     };

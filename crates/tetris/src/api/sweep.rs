@@ -103,7 +103,7 @@ pub fn sweep(req: &SweepRequest, ctl: Control) -> Result<SweepResponse, Error> {
     let window = match req.height {
         2 => 5,
         4 => 10,
-        h => return Err(Error::input(format!("--height {h}: the sweep covers 2 or 4"))),
+        h => return Err(Error::input(format!("height: {h}, the sweep covers 2 or 4"))),
     };
     let shard = req.shard;
     let kicks = load_kicks(&req.kicks, req.kick_table.as_deref())?;

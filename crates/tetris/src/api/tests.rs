@@ -55,7 +55,7 @@ fn node_limit_is_a_result_and_kick_names_are_checked() {
     let bad = PcSolveRequest { kicks: "nosuch".into(), ..hopeless() };
     assert_eq!(
         pc(&bad, Control::new()).unwrap_err().message(),
-        "--kicks \"nosuch\": not a built-in table (none, srs, srs+, srs-tetrio) and no such file"
+        "kicks: \"nosuch\", not a built-in table (none, srs, srs+, srs-tetrio) and no such file"
     );
     let text = KickTable::srs().to_text();
     let custom = load_kicks("my.txt", Some(&text)).unwrap();

@@ -106,11 +106,14 @@ fn train_cost(
 /// the best if it lowers the cost (sigma grows by 1.2 on success, shrinks by 0.8 otherwise).
 /// Progress counts generations; the abort flag is checked per training queue.
 pub fn train(req: &TrainRequest, ctl: Control) -> Result<TrainResponse, Error> {
-    if req.queues == 0 || req.lambda == 0 {
-        return Err(Error::input("--queues and --lambda must be at least 1"));
+    if req.queues == 0 {
+        return Err(Error::input("queues: 0, must be at least 1"));
+    }
+    if req.lambda == 0 {
+        return Err(Error::input("lambda: 0, must be at least 1"));
     }
     let lines = line_counts(req.lines)?;
-    let start = parse_weight_vector(&req.start)?;
+    let start = parse_weight_vector("start", &req.start)?;
     let kicks = KickTable::srs_plus();
     // Training queues never overlap the benchmark's (master seed S + 1000).
     let tseed = req.seed.wrapping_add(1000);

@@ -2,18 +2,20 @@
 //! engine, and the late-game search under nneonneo/2048-ai's depth rule with its variants.
 
 use std::hint::black_box;
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Control, Error, Progress};
+use super::{check_range, Control, Error, Progress};
 use crate::game::random_playout;
 use crate::search::{
     Depth, FastMoves, Heuristic, MoveGen, Params, ReferenceMoves, SearchConfig, Searcher,
 };
 use crate::{Board, Dir, Game, Status};
 
-/// The sizes of a bench run (`2048 bench`).
+/// The sizes of a bench run (`2048 bench`); their ranges are the associated consts
+/// ([`BenchRequest::BOARDS`] ...).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BenchRequest {
@@ -43,6 +45,28 @@ impl Default for BenchRequest {
             repeats: 5,
             seed: 1,
         }
+    }
+}
+
+impl BenchRequest {
+    /// The range of `boards`.
+    pub const BOARDS: RangeInclusive<u64> = 1000..=10_000_000;
+    /// The range of `random_games`.
+    pub const RANDOM_GAMES: RangeInclusive<u64> = 10..=10_000_000;
+    /// The range of `positions`.
+    pub const POSITIONS: RangeInclusive<u64> = 1..=100_000;
+    /// The range of `late_positions`.
+    pub const LATE_POSITIONS: RangeInclusive<u64> = 0..=10_000;
+    /// The range of `repeats`.
+    pub const REPEATS: RangeInclusive<u8> = 1..=50;
+
+    /// Checks every size's range; the input error names the first field out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("boards", self.boards, Self::BOARDS)?;
+        check_range("random_games", self.random_games, Self::RANDOM_GAMES)?;
+        check_range("positions", self.positions, Self::POSITIONS)?;
+        check_range("late_positions", self.late_positions, Self::LATE_POSITIONS)?;
+        check_range("repeats", self.repeats, Self::REPEATS)
     }
 }
 
@@ -220,12 +244,8 @@ fn time_reference_rule(
 /// Times the engines (see [`BenchRequest`]); checks the abort flag between the timed parts.
 /// The caller decides what a disagreement means (the CLI fails after printing).
 pub fn bench(req: &BenchRequest, ctl: Control) -> Result<BenchResponse, Error> {
+    req.check()?;
     let a = req;
-    if a.repeats == 0 || a.boards == 0 || a.random_games == 0 || a.positions == 0 {
-        return Err(Error::input(
-            "--boards, --random-games, --positions and --repeats must be at least 1",
-        ));
-    }
     let seed = a.seed;
     // Boards met in play: every board of random games, until there are enough.
     let mut boards = Vec::with_capacity(a.boards as usize);

@@ -190,9 +190,7 @@ impl Game for Twenty48 {
         }
         let depth = u8::try_from(caps.depth).unwrap_or(u8::MAX);
         if let Some(d) = s.depth {
-            if !(1..=16).contains(&d) {
-                return Err(Error::input(format!("search.depth: {d}, must be 1 to 16")));
-            }
+            super::check_range("search.depth", d, SearchSpec::DEPTH)?;
         }
         s.depth = s.depth.map(|d| d.min(depth));
         s.max_depth = s.max_depth.min(depth).max(1);

@@ -37,6 +37,8 @@
 //! assert_eq!(twenty48::replay(rec).unwrap().score, res.games[0].score);
 //! ```
 
+use std::fmt::Display;
+use std::ops::{Bound, RangeBounds, RangeFrom, RangeInclusive};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -73,7 +75,7 @@ pub const DEFAULT_BUDGET: u64 = 500_000;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SearchSpec {
-    /// Fixed search depth in move layers (1..=16); first of the depth rules.
+    /// Fixed search depth in move layers ([`SearchSpec::DEPTH`]); first of the depth rules.
     pub depth: Option<u8>,
     /// Iterative deepening until about this many milliseconds per move (not deterministic);
     /// overrides the depth rule.
@@ -90,14 +92,14 @@ pub struct SearchSpec {
     /// Budget rule: multiply the budget by this factor on boards holding at least
     /// `boost_tiles` tiles of 1024 or more (1 = off; 1..=1000).
     pub boost: f32,
-    /// Budget rule: the number of tiles of 1024 or more that triggers `boost`.
+    /// Budget rule: the number of tiles of 1024 or more that triggers `boost` (1..=16).
     pub boost_tiles: u8,
     /// Keep the transposition table from move to move.
     pub keep_table: bool,
     /// Smallest depth of the adaptive and budget rules (default: 2 for the budget rule, 4
-    /// for the adaptive rule).
+    /// for the adaptive rule; 1..=16).
     pub min_depth: Option<u8>,
-    /// Largest depth of the adaptive and budget rules.
+    /// Largest depth of the adaptive and budget rules (1..=16).
     pub max_depth: u8,
     /// Chance nodes below this path probability are evaluated, not expanded (in `[0, 1)`).
     pub prob_cutoff: f32,
@@ -142,20 +144,53 @@ impl Default for SearchSpec {
 }
 
 impl SearchSpec {
-    /// The search settings, or the input error naming the option that is out of range.
-    pub fn config(&self) -> Result<SearchConfig, Error> {
+    /// The range of `depth`, `min_depth` and `max_depth`, in move layers.
+    pub const DEPTH: RangeInclusive<u8> = 1..=16;
+    /// The range of `boost_tiles`.
+    pub const BOOST_TILES: RangeInclusive<u8> = 1..=16;
+    /// The range of `tt_bits`.
+    pub const TT_BITS: RangeInclusive<u8> = 4..=30;
+    /// The range of `budget`, in nodes per move.
+    pub const BUDGET: RangeFrom<u64> = 1..;
+
+    /// Checks every option's range; the input error names the first one out of range by its
+    /// field (`search.tt_bits: 31, must be 4 to 30`), the search being a request's `search`.
+    pub fn check(&self) -> Result<(), Error> {
         if !(self.prob_cutoff >= 0.0 && self.prob_cutoff < 1.0) {
-            return Err(Error::input("--prob-cutoff must be in [0, 1)"));
+            return Err(Error::input(format!(
+                "search.prob_cutoff: {}, must be in [0, 1)",
+                self.prob_cutoff
+            )));
         }
         if !(self.extend >= 1.0 && self.extend <= 1000.0) {
-            return Err(Error::input("--extend must be in [1, 1000]"));
+            return Err(Error::input(format!(
+                "search.extend: {}, must be in [1, 1000]",
+                self.extend
+            )));
         }
         if !(self.boost >= 1.0 && self.boost <= 1000.0) {
-            return Err(Error::input("--boost must be in [1, 1000]"));
+            return Err(Error::input(format!(
+                "search.boost: {}, must be in [1, 1000]",
+                self.boost
+            )));
         }
-        if !(4..=30).contains(&self.tt_bits) {
-            return Err(Error::input("--tt-bits must be in [4, 30]"));
+        check_range("search.tt_bits", self.tt_bits, Self::TT_BITS)?;
+        if let Some(d) = self.depth {
+            check_range("search.depth", d, Self::DEPTH)?;
         }
+        if let Some(nodes) = self.budget {
+            check_range("search.budget", nodes, Self::BUDGET)?;
+        }
+        check_range("search.boost_tiles", self.boost_tiles, Self::BOOST_TILES)?;
+        if let Some(d) = self.min_depth {
+            check_range("search.min_depth", d, Self::DEPTH)?;
+        }
+        check_range("search.max_depth", self.max_depth, Self::DEPTH)
+    }
+
+    /// The search settings, or the input error of [`SearchSpec::check`].
+    pub fn config(&self) -> Result<SearchConfig, Error> {
+        self.check()?;
         let min = |default: u8| self.min_depth.unwrap_or(default).min(self.max_depth);
         let depth = match (self.depth, self.budget, self.depth_offset) {
             (Some(d), _, _) => Depth::Fixed(d),
@@ -231,6 +266,25 @@ pub fn load_stages(name: &str, bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), 
 /// file and the line.
 pub fn load_starts(name: &str, text: &str) -> Result<Vec<crate::Board>, Error> {
     crate::multistage::parse_starts(text).map_err(|e| Error::input(format!("{name}: {e}")))
+}
+
+/// The input error of a value outside its range, naming the request's field:
+/// `field: value, must be LO to HI` (or `must be at least LO`).
+pub(crate) fn check_range<T: PartialOrd + Display>(
+    field: &str,
+    value: T,
+    range: impl RangeBounds<T>,
+) -> Result<(), Error> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    let rule = match (range.start_bound(), range.end_bound()) {
+        (Bound::Included(lo), Bound::Included(hi)) => format!("must be {lo} to {hi}"),
+        (Bound::Included(lo), Bound::Unbounded) => format!("must be at least {lo}"),
+        (Bound::Unbounded, Bound::Included(hi)) => format!("must be at most {hi}"),
+        _ => "is out of range".to_string(),
+    };
+    Err(Error::input(format!("{field}: {value}, {rule}")))
 }
 
 /// The number of workers a batch of `items` runs on in the current rayon pool.

@@ -1,11 +1,12 @@
 //! `play` (a batch of games with the expectimax player) and `best` (its choice on one board).
 
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{workers, Control, Error, Progress, SearchSpec, Shard, Step};
+use super::{check_range, workers, Control, Error, Progress, SearchSpec, Shard, Step};
 use crate::batch::{GameResult, Summary};
 use crate::multistage::MultiEval;
 use crate::ntuple::NetEval;
@@ -16,7 +17,7 @@ use crate::{Board, Game, Status};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PlayRequest {
-    /// Number of games (1..=1,000,000); game `i` uses spawn seed `sub_seed(seed, i)`.
+    /// Number of games ([`PlayRequest::GAMES`]); game `i` uses spawn seed `sub_seed(seed, i)`.
     pub games: u64,
     /// The master seed.
     pub seed: u64,
@@ -82,12 +83,10 @@ pub struct PlayResponse {
 /// The spawn seeds of the request's games, with their indices in the whole batch.
 fn spawn_seeds(req: &PlayRequest) -> Result<Vec<u64>, Error> {
     let Some(text) = &req.seeds else {
-        if !(1..=1_000_000).contains(&req.games) {
-            return Err(Error::input("--games must be in 1..=1000000"));
-        }
+        check_range("games", req.games, PlayRequest::GAMES)?;
         return Ok((0..req.games).map(|i| bits::rng::sub_seed(req.seed, i)).collect());
     };
-    let bad = || Error::input(format!("--seeds {text:?}: expected FIRST..LAST, e.g. 30000..30095"));
+    let bad = || Error::input(format!("seeds: {text:?}, expected FIRST..LAST, e.g. 30000..30095"));
     let (first, last) = text.split_once("..").ok_or_else(bad)?;
     let first: u64 = first.trim().parse().map_err(|_| bad())?;
     let last: u64 = last.trim().parse().map_err(|_| bad())?;
@@ -98,6 +97,15 @@ fn spawn_seeds(req: &PlayRequest) -> Result<Vec<u64>, Error> {
 }
 
 impl PlayRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 1..=1_000_000;
+
+    /// Checks the request: the search's options, then `games` (or the `seeds` range).
+    pub fn check(&self) -> Result<(), Error> {
+        self.search.check()?;
+        spawn_seeds(self).map(|_| ())
+    }
+
     /// The number of games this request plays (its shard of the batch), or the input error
     /// of a bad `seeds` range.
     pub fn game_count(&self) -> Result<u64, Error> {

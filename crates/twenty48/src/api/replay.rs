@@ -1,9 +1,11 @@
 //! `replay`: check game records through the checked engine, and list the boards their moves
 //! were chosen on.
 
+use std::ops::RangeFrom;
+
 use serde::{Deserialize, Serialize};
 
-use super::{Control, Error};
+use super::{check_range, Control, Error};
 use crate::{Board, Dir, GameRecord};
 
 /// Which boards of each record to list: move `i` of a record of `n` moves when
@@ -21,6 +23,11 @@ impl Default for BoardsSpec {
     fn default() -> Self {
         BoardsSpec { from: 0.0, step: 1 }
     }
+}
+
+impl BoardsSpec {
+    /// The range of `step`.
+    pub const STEP: RangeFrom<u64> = 1..;
 }
 
 /// Records to check (`2048 replay`).
@@ -83,8 +90,8 @@ pub fn replay(req: &ReplayRequest, ctl: Control) -> Result<ReplayResponse, Error
         boards: vec![],
         listed: req.boards.is_some(),
     };
-    if req.boards.is_some_and(|b| b.step == 0) {
-        return Err(Error::input("--step must be at least 1"));
+    if let Some(b) = req.boards {
+        check_range("boards.step", b.step, BoardsSpec::STEP)?;
     }
     for (i, rec) in recs.iter().enumerate() {
         ctl.check()?;

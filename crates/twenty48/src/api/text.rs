@@ -293,7 +293,7 @@ impl TrainResponse {
             self.games_played,
             self.moves,
             self.seconds,
-            if self.stopped_by_clock { " (stopped by --max-seconds)" } else { "" }
+            if self.stopped_by_clock { " (stopped by max_seconds)" } else { "" }
         ));
         if let Some(w) = self.curve.last() {
             o.push(format!("last window  mean score {:.0} over {} games", w.mean_score, w.window));

@@ -1,13 +1,14 @@
 //! `train` (an n-tuple network by TD(0) or temporal coherence, stage 1 or a later stage),
 //! `starts` (the start boards of a later stage) and `from-starts` (greedy games from them).
 
+use std::ops::{RangeFrom, RangeInclusive};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{load_stages, load_starts, stats, Control, Error, Progress};
+use super::{check_range, load_stages, load_starts, stats, Control, Error, Progress};
 use crate::batch::{self, Rate};
 use crate::multistage::{self, MultiStage};
 use crate::ntuple::{self, Coherence, Meta, NTuple, Shape, TrainGame};
@@ -59,6 +60,27 @@ impl Default for TrainRequest {
             report_every: 1000,
             max_seconds: None,
         }
+    }
+}
+
+impl TrainRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeFrom<u64> = 1..;
+    /// The range of `checkpoint_every`.
+    pub const CHECKPOINT_EVERY: RangeFrom<u64> = 1..;
+    /// The range of `stage`.
+    pub const STAGE: RangeInclusive<u8> = 1..=3;
+    /// The range of `report_every`.
+    pub const REPORT_EVERY: RangeFrom<u64> = 1..;
+
+    /// Checks every field's range; the input error names the first field out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("games", self.games, Self::GAMES)?;
+        check_range("report_every", self.report_every, Self::REPORT_EVERY)?;
+        if let Some(n) = self.checkpoint_every {
+            check_range("checkpoint_every", n, Self::CHECKPOINT_EVERY)?;
+        }
+        check_range("stage", self.stage, Self::STAGE)
     }
 }
 
@@ -203,15 +225,10 @@ pub fn train(
     ctl: Control,
     events: &mut dyn FnMut(TrainEvent<'_>) -> Result<(), Error>,
 ) -> Result<TrainResponse, Error> {
-    if req.games == 0 || req.report_every == 0 || req.checkpoint_every == Some(0) {
-        return Err(Error::input(
-            "--games, --report-every and --checkpoint-every must be at least 1",
-        ));
-    }
+    req.check()?;
     match req.stage {
         1 => train_first(req, input, ctl, events),
-        2 | 3 => train_stage(req, input, ctl, events),
-        s => Err(Error::input(format!("--stage {s}: expected 1, 2 or 3"))),
+        _ => train_stage(req, input, ctl, events),
     }
 }
 
@@ -246,7 +263,7 @@ fn train_first(
     events: &mut dyn FnMut(TrainEvent<'_>) -> Result<(), Error>,
 ) -> Result<TrainResponse, Error> {
     if input.starts.is_some() {
-        return Err(Error::input("--starts is for --stage 2 or 3"));
+        return Err(Error::input("starts: only for stage 2 or 3"));
     }
     let (net, from) = match input.from {
         Some(f) => {
@@ -258,18 +275,18 @@ fn train_first(
         None => (None, None),
     };
     let shape = match &req.tuples {
-        Some(t) => t.parse::<Shape>().map_err(|e| Error::input(format!("--tuples {t:?}: {e}")))?,
+        Some(t) => t.parse::<Shape>().map_err(|e| Error::input(format!("tuples: {t:?}, {e}")))?,
         None => net.as_ref().map_or_else(Shape::default_6tuples, |n| n.shape().clone()),
     };
     if let (Some(n), Some((name, _))) = (&net, &from) {
         ntuple::expect_shape(n, &shape).map_err(|e| Error::input(format!("{name}: {e}")))?;
     }
     if req.init.is_some() && from.is_some() {
-        return Err(Error::input("--init sets new weights; with --from they come from the file"));
+        return Err(Error::input("init: sets new weights; with from they come from the file"));
     }
     let init = req.init.unwrap_or(0.0);
     if !init.is_finite() {
-        return Err(Error::input("--init must be a finite number"));
+        return Err(Error::input(format!("init: {init}, must be a finite number")));
     }
     let tc = req.method == Method::Tc;
     // TC's default is Jaskowski's beta = 1 per value: 1 / (8 x tuples) per weight.
@@ -294,7 +311,7 @@ fn train_first(
         }
     }
     if !(alpha > 0.0 && alpha <= 1.0) {
-        return Err(Error::input("--alpha must be in (0, 1]"));
+        return Err(Error::input(format!("alpha: {alpha}, must be in (0, 1]")));
     }
     let net = net.unwrap_or_else(|| {
         if init == 0.0 {
@@ -314,7 +331,7 @@ fn train_first(
         }
         (true, true, None) => {
             return Err(Error::input(format!(
-                "{}.tc: no accumulators (--method tc continues from the weights and their \
+                "{}.tc: no accumulators (method tc continues from the weights and their \
                  accumulators)",
                 from.as_ref().map_or("", |(n, _)| n.as_str())
             )))
@@ -322,7 +339,7 @@ fn train_first(
         (false, true, _) => Some(Coherence::new(&shape)),
         (true, false, Some(c)) => {
             events(TrainEvent::Note(&format!(
-                "note: {} (TC accumulators) is not used by --method td",
+                "note: {} (TC accumulators) is not used by method td",
                 c.name
             )))?;
             None
@@ -454,15 +471,15 @@ fn train_stage(
     let stage = usize::from(req.stage) - 1;
     let (Some(from), Some(starts)) = (input.from, input.starts) else {
         return Err(Error::input(format!(
-            "--stage {} needs --from FILE (the earlier stages) and --starts FILE",
+            "stage: {}, needs from (the earlier stages) and starts (the start boards)",
             req.stage
         )));
     };
     if req.tuples.is_some() {
-        return Err(Error::input("--tuples: a later stage has the shape of the --from file"));
+        return Err(Error::input("tuples: a later stage has the shape of the from file"));
     }
     if req.method != Method::Td || req.init.is_some() {
-        return Err(Error::input("--method tc and --init are for --stage 1"));
+        return Err(Error::input("method tc and init are for stage 1"));
     }
     let (from_name, bytes) = take(from)?;
     let (mut net, mut metas) = load_stages(&from_name, &bytes)?;
@@ -479,7 +496,7 @@ fn train_stage(
         });
     } else if net.count() != stage + 1 {
         return Err(Error::input(format!(
-            "{from_name}: has {} stage(s); --stage {} continues a file of {} or {} stages",
+            "{from_name}: has {} stage(s); stage {} continues a file of {} or {} stages",
             net.count(),
             req.stage,
             stage,
@@ -496,7 +513,7 @@ fn train_stage(
         )));
     }
     if !(alpha > 0.0 && alpha <= 1.0) {
-        return Err(Error::input("--alpha must be in (0, 1]"));
+        return Err(Error::input(format!("alpha: {alpha}, must be in (0, 1]")));
     }
     let first = m.games;
     let start = Instant::now();
@@ -550,9 +567,10 @@ fn train_stage(
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct StartsRequest {
-    /// Games to play (1..=100,000,000); game `i` uses spawn seed `sub_seed(seed, i)`.
+    /// Games to play ([`StartsRequest::GAMES`]); game `i` uses spawn seed
+    /// `sub_seed(seed, i)`.
     pub games: u64,
-    /// The stage whose first afterstate is collected (2 or 3).
+    /// The stage whose first afterstate is collected ([`StartsRequest::STAGE`]).
     pub stage: u8,
     /// The master seed.
     pub seed: u64,
@@ -566,6 +584,19 @@ pub struct StartsRequest {
 impl Default for StartsRequest {
     fn default() -> Self {
         StartsRequest { games: 1000, stage: 2, seed: 1, ntuple: String::new(), network: None }
+    }
+}
+
+impl StartsRequest {
+    /// The range of `games`.
+    pub const GAMES: RangeInclusive<u64> = 1..=100_000_000;
+    /// The range of `stage`.
+    pub const STAGE: RangeInclusive<u8> = 2..=3;
+
+    /// Checks every field's range; the input error names the first field out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("games", self.games, Self::GAMES)?;
+        check_range("stage", self.stage, Self::STAGE)
     }
 }
 
@@ -596,9 +627,7 @@ pub struct StartsResponse {
 pub fn starts(req: &StartsRequest, ctl: Control) -> Result<StartsResponse, Error> {
     use rayon::prelude::*;
     let net = req.network.as_deref().ok_or_else(|| Error::input("starts: no network"))?;
-    if !(2..=3).contains(&req.stage) {
-        return Err(Error::input("--stage must be 2 or 3"));
-    }
+    req.check()?;
     let stages = usize::from(req.stage);
     let seed = req.seed;
     let start = Instant::now();
@@ -617,7 +646,7 @@ pub fn starts(req: &StartsRequest, ctl: Control) -> Result<StartsResponse, Error
     let boards: Vec<Board> =
         found.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().flatten().collect();
     let comment = format!(
-        "2048 starts --ntuple {} --games {} --stage {} --seed {seed}: {} boards",
+        "2048 starts (ntuple {}, games {}, stage {}, seed {seed}): {} boards",
         req.ntuple,
         req.games,
         req.stage,

@@ -1,8 +1,10 @@
 //! `tune`: the heuristic weights by a seeded evolution strategy (see [`crate::tune`]).
 
+use std::ops::{RangeFrom, RangeInclusive};
+
 use serde::{Deserialize, Serialize};
 
-use super::{Control, Error, Progress};
+use super::{check_range, Control, Error, Progress, SearchSpec};
 use crate::search::{Depth, Params, SearchConfig};
 use crate::tune::{self as es, Generation, GradientConfig, GradientGeneration, TuneConfig};
 
@@ -29,13 +31,14 @@ pub struct TuneRequest {
     pub games: u64,
     /// Mutation step size, in (0, 5].
     pub sigma: f64,
-    /// Fixed search depth of the tuning games (without `budget`).
+    /// Fixed search depth of the tuning games (without `budget`; [`TuneRequest::DEPTH`]).
     pub depth: u8,
-    /// Play the tuning games under the node-budget rule instead of a fixed depth.
+    /// Play the tuning games under the node-budget rule instead of a fixed depth (at least 1).
     pub budget: Option<u64>,
-    /// Smallest depth of the budget rule.
+    /// Smallest depth of the budget rule ([`TuneRequest::MIN_DEPTH`]).
     pub min_depth: u8,
-    /// log2 of the transposition table's entries in the tuning games.
+    /// log2 of the transposition table's entries in the tuning games
+    /// ([`TuneRequest::TT_BITS`]).
     pub tt_bits: u8,
     /// The selection rule.
     pub method: TuneMethod,
@@ -69,6 +72,39 @@ impl Default for TuneRequest {
             start: None,
             seed: 1,
         }
+    }
+}
+
+impl TuneRequest {
+    /// The range of `depth`.
+    pub const DEPTH: RangeInclusive<u8> = 1..=8;
+    /// The range of `min_depth` (the search's depths).
+    pub const MIN_DEPTH: RangeInclusive<u8> = SearchSpec::DEPTH;
+    /// The range of `tt_bits` (the search's).
+    pub const TT_BITS: RangeInclusive<u8> = SearchSpec::TT_BITS;
+    /// The range of `budget`.
+    pub const BUDGET: RangeFrom<u64> = SearchSpec::BUDGET;
+
+    /// Checks every field's range; the input error names the first field out of range.
+    pub fn check(&self) -> Result<(), Error> {
+        check_range("generations", self.generations, 1..)?;
+        check_range("lambda", self.lambda, 1..)?;
+        check_range("games", self.games, 1..)?;
+        if !(self.sigma > 0.0 && self.sigma <= 5.0) {
+            return Err(Error::input(format!("sigma: {}, must be in (0, 5]", self.sigma)));
+        }
+        if !(self.rate > 0.0 && self.rate <= 100.0) {
+            return Err(Error::input(format!("rate: {}, must be in (0, 100]", self.rate)));
+        }
+        if !(self.max_step > 0.0 && self.max_step <= 5.0) {
+            return Err(Error::input(format!("max_step: {}, must be in (0, 5]", self.max_step)));
+        }
+        check_range("depth", self.depth, Self::DEPTH)?;
+        if let Some(nodes) = self.budget {
+            check_range("budget", nodes, Self::BUDGET)?;
+        }
+        check_range("min_depth", self.min_depth, Self::MIN_DEPTH)?;
+        check_range("tt_bits", self.tt_bits, Self::TT_BITS)
     }
 }
 
@@ -110,15 +146,7 @@ pub fn tune(
     ctl: Control,
     each: &mut dyn FnMut(TuneGeneration<'_>),
 ) -> Result<TuneResponse, Error> {
-    if req.lambda == 0 || req.games == 0 || req.generations == 0 {
-        return Err(Error::input("--generations, --lambda and --games must be at least 1"));
-    }
-    if !(req.sigma > 0.0 && req.sigma <= 5.0) {
-        return Err(Error::input("--sigma must be in (0, 5]"));
-    }
-    if !(req.rate > 0.0 && req.rate <= 100.0 && req.max_step > 0.0 && req.max_step <= 5.0) {
-        return Err(Error::input("--rate must be in (0, 100] and --max-step in (0, 5]"));
-    }
+    req.check()?;
     let depth = match req.budget {
         Some(nodes) => Depth::Budget { nodes, min: req.min_depth, max: 16 },
         None => Depth::Fixed(req.depth),
