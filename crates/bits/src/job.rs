@@ -206,6 +206,74 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A file a front end read for a verb (a board file, a record, a weight file, a stream): its
+/// name as the user gave it (errors name it) and its bytes, or the one-line message the verb
+/// reports if it needs the file and the front end could not read it. Every game's API takes
+/// its input files as this one type.
+///
+/// ```
+/// use bits::job::InputFile;
+///
+/// let f = InputFile::text_file("game.json", "{}");
+/// assert_eq!(f.text().unwrap(), "{}");
+/// let gone = InputFile::unreadable("gone.json", "gone.json: no such file");
+/// assert_eq!(gone.text().unwrap_err().message(), "gone.json: no such file");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct InputFile {
+    /// The name the user gave (a path, `-`, an upload's name).
+    pub name: String,
+    /// The contents.
+    pub bytes: Vec<u8>,
+    /// Why the front end could not read it: the whole error message (the verb returns it as
+    /// an input error where it needs the file).
+    pub error: Option<String>,
+}
+
+impl InputFile {
+    /// A file read successfully.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        InputFile { name: name.into(), bytes: bytes.into(), error: None }
+    }
+
+    /// A text file read successfully.
+    pub fn text_file(name: impl Into<String>, text: impl Into<String>) -> Self {
+        InputFile::new(name, text.into().into_bytes())
+    }
+
+    /// A JSON file holding `value` (a record handed over in memory, say).
+    pub fn json<T: serde::Serialize>(name: impl Into<String>, value: &T) -> Self {
+        match serde_json::to_string_pretty(value) {
+            Ok(text) => InputFile::text_file(name, text),
+            Err(e) => {
+                let name = name.into();
+                let message = format!("{name}: cannot encode JSON: {e}");
+                InputFile::unreadable(name, message)
+            }
+        }
+    }
+
+    /// A file that could not be read, with the message to report.
+    pub fn unreadable(name: impl Into<String>, message: impl Into<String>) -> Self {
+        InputFile { name: name.into(), bytes: Vec::new(), error: Some(message.into()) }
+    }
+
+    /// The bytes, or the read error as an input error.
+    pub fn contents(&self) -> Result<&[u8], Error> {
+        match &self.error {
+            Some(m) => Err(Error::input(m.clone())),
+            None => Ok(&self.bytes),
+        }
+    }
+
+    /// The contents as UTF-8 text (an input error naming the file otherwise).
+    pub fn text(&self) -> Result<&str, Error> {
+        std::str::from_utf8(self.contents()?)
+            .map_err(|e| Error::input(format!("{}: not UTF-8 text ({e})", self.name)))
+    }
+}
+
 /// `--shard K/N`: part K (1-based) of a batch cut into N contiguous parts, so that the
 /// shards `1/N, 2/N, ..., N/N` run one after another are exactly the whole batch, in order.
 ///

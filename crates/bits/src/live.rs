@@ -559,6 +559,41 @@ pub fn read_record<G: Game>(
     }
 }
 
+/// The records of a file as every game's `replay` reads it: one record, or a list of them
+/// (JSON). A record that does not parse is an input error naming the file and, in a list, the
+/// record.
+pub fn records<R: DeserializeOwned>(file: &crate::job::InputFile) -> Result<Vec<R>, Error> {
+    let text = file.text()?;
+    let name = &file.name;
+    if text.trim_start().starts_with('[') {
+        let items: Vec<Box<serde_json::value::RawValue>> =
+            serde_json::from_str(text).map_err(|e| {
+                Error::input(format!("{name}:{}:{}: not valid JSON: {e}", e.line(), e.column()))
+            })?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                serde_json::from_str(r.get())
+                    .map_err(|e| Error::input(format!("{name}: record {}: {e}", i + 1)))
+            })
+            .collect()
+    } else {
+        serde_json::from_str(text).map(|r| vec![r]).map_err(|e| {
+            Error::input(format!("{name}:{}:{}: not a valid record: {e}", e.line(), e.column()))
+        })
+    }
+}
+
+/// The one record of a file (a list must hold exactly one).
+pub fn one_record<R: DeserializeOwned>(file: &crate::job::InputFile) -> Result<R, Error> {
+    let mut all = records(file)?;
+    match all.len() {
+        1 => Ok(all.remove(0)),
+        n => Err(Error::input(format!("{}: {n} records; this verb replays one", file.name))),
+    }
+}
+
 /// Whether `text` is one record of `G` (for [`read_record`]'s `others`).
 pub fn is_record<G: Game>(text: &str) -> bool {
     serde_json::from_str::<G::Record>(text).is_ok()

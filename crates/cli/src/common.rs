@@ -95,6 +95,16 @@ pub fn read_input(path: &Path) -> CliResult<String> {
     }
 }
 
+/// A file for an API request: its name as the user gave it and its contents, or the message
+/// the API reports if it needs the file (the read errors of [`read_input`], as exit code 2).
+pub fn input_file(path: &Path) -> bits::job::InputFile {
+    let name = path.display().to_string();
+    match read_input(path) {
+        Ok(text) => bits::job::InputFile::text_file(name, text),
+        Err(e) => bits::job::InputFile::unreadable(name, e.to_string()),
+    }
+}
+
 /// Reads a whole file's bytes, naming the file on error.
 pub fn read_bytes(path: &Path) -> CliResult<Vec<u8>> {
     std::fs::read(path)

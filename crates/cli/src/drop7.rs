@@ -15,9 +15,9 @@ use drop7::api::{
 use serde::Serialize;
 
 use crate::common::{
-    clap_range, coherence_path, follow, print_json, print_or_json, progress, read_bytes,
-    read_input, write_file_atomic, write_records, CliError, CliResult, JsonArg, LearnMethod,
-    RecordArg, SeedArg, ThreadsArg,
+    clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
+    read_bytes, read_input, write_file_atomic, write_records, CliError, CliResult, JsonArg,
+    LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -481,15 +481,6 @@ fn eval_spec(flag: &str, text: &str) -> EvalSpec {
     EvalSpec { text: text.to_string(), files }
 }
 
-/// A whole input file (`-` for stdin), or the error to report when it is needed.
-fn input_file(path: &Path) -> InputFile {
-    let name = path.display().to_string();
-    match read_input(path) {
-        Ok(text) => InputFile::new(name, text),
-        Err(e) => InputFile::unreadable(name, e.message()),
-    }
-}
-
 /// `--shard K/N`.
 fn shard(text: Option<&str>) -> CliResult<Shard> {
     Ok(text.map(str::parse).transpose()?.unwrap_or(Shard::WHOLE))
@@ -547,8 +538,7 @@ fn decide(a: DecideArgs) -> CliResult {
 // replay
 
 fn replay(a: ReplayArgs) -> CliResult {
-    let text = read_input(&a.file)?;
-    let req = api::ReplayRequest { name: a.file.display().to_string(), text };
+    let req = api::ReplayRequest { file: input_file(&a.file) };
     print_sorted(a.json.json, &api::replay(&req, Control::new())?)
 }
 

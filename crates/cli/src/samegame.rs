@@ -11,11 +11,10 @@ use samegame::api::{
     SolveRequest,
 };
 use samegame::nrpa;
-use samegame::trace::Record;
 
 use crate::common::{
-    follow, print_json, print_or_json, progress, read_bytes, read_json_file, write_json_file,
-    CliError, CliResult, JsonArg, RecordArg, ThreadsArg,
+    follow, input_file, print_json, print_or_json, progress, read_bytes, write_json_file, CliError,
+    CliResult, JsonArg, RecordArg, ThreadsArg,
 };
 
 /// SameGame: bitplane engine, beam solver, clearability prover.
@@ -362,9 +361,9 @@ fn read_board_file(path: &Path) -> CliResult<BoardFile> {
         let mut data = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut data)
             .map_err(|e| CliError::input(format!("<stdin>: cannot read: {e}")))?;
-        return Ok(BoardFile { name: "<stdin>".into(), data });
+        return Ok(BoardFile::new("<stdin>", data));
     }
-    Ok(BoardFile { name: path.display().to_string(), data: read_bytes(path)? })
+    Ok(BoardFile::new(path.display().to_string(), read_bytes(path)?))
 }
 
 fn solve(a: SolveArgs) -> CliResult {
@@ -425,8 +424,7 @@ fn solve(a: SolveArgs) -> CliResult {
 
 /// The record at `path` as a request of `show` or `replay`.
 fn record_request(path: &Path) -> CliResult<api::ReplayRequest> {
-    let record: Record = read_json_file(path)?;
-    Ok(api::ReplayRequest { name: path.display().to_string(), record })
+    Ok(api::ReplayRequest { file: input_file(path) })
 }
 
 /// This process's CPU time (user + system) in seconds, from `/proc/self/stat` (Linux).

@@ -12,8 +12,8 @@ use snake::api::{
 };
 
 use crate::common::{
-    follow, print_json, print_or_json, progress, read_json_file, write_json_file, CliResult,
-    JsonArg, RecordArg, SeedArg, ThreadsArg,
+    follow, input_file, print_json, print_or_json, progress, write_json_file, CliResult, JsonArg,
+    RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Snake: tournaments of the players, watch a game, play with a record, replay, bench.
@@ -218,8 +218,7 @@ fn play(req: &api::PlayRequest, record_path: Option<PathBuf>, json: bool) -> Cli
 }
 
 fn replay(file: &Path, json: bool) -> CliResult {
-    let record = read_json_file(file)?;
-    let req = api::ReplayRequest { record, name: file.display().to_string() };
+    let req = api::ReplayRequest { file: input_file(file) };
     print_or_json(json, &api::replay(&req, Control::new())?)
 }
 

@@ -9,8 +9,8 @@ use tetris::api::{self, BenchRequest, Control, PcSolveRequest, Shard, SweepReque
 use tetris::KickTable;
 
 use crate::common::{
-    follow, print_or_json, progress, read_input, read_json_file, write_json_file, CliResult,
-    JsonArg, RecordArg, SeedArg, ThreadsArg,
+    follow, input_file, print_or_json, progress, read_input, write_json_file, CliResult, JsonArg,
+    RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Tetris perfect clears: solve, sweep, bench, train, replay.
@@ -228,8 +228,7 @@ fn pc(a: PcArgs) -> CliResult {
 }
 
 fn replay(file: &Path, json: bool) -> CliResult {
-    let record: api::PcRecord = read_json_file(file)?;
-    let req = api::ReplayRequest { record, name: file.display().to_string() };
+    let req = api::ReplayRequest { file: input_file(file) };
     print_or_json(json, &api::replay(&req, Control::new())?)
 }
 

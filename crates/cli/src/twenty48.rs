@@ -17,9 +17,9 @@ use twenty48::api::{
 use twenty48::{Board, GameRecord};
 
 use crate::common::{
-    clap_range, coherence_path, follow, print_json, print_or_json, progress, read_bytes,
-    read_input, read_json_file, write_file_atomic, write_records, CliError, CliResult, JsonArg,
-    LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
+    clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
+    read_bytes, read_input, read_json_file, write_file_atomic, write_records, CliError, CliResult,
+    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -697,19 +697,8 @@ fn tune(a: TuneArgs) -> CliResult {
     print_or_json(json, &r)
 }
 
-#[derive(serde::Deserialize)]
-#[serde(untagged)]
-enum Records {
-    One(GameRecord),
-    Many(Vec<GameRecord>),
-}
-
 fn replay(file: PathBuf, boards: Option<api::BoardsSpec>, json: bool) -> CliResult {
-    let records = match read_json_file::<Records>(&file)? {
-        Records::One(r) => vec![r],
-        Records::Many(v) => v,
-    };
-    let req = api::ReplayRequest { name: file.display().to_string(), records, boards };
+    let req = api::ReplayRequest { file: input_file(&file), boards };
     print_or_json(json, &api::replay(&req, Control::new())?)
 }
 

@@ -1,5 +1,6 @@
 //! The typed API: cancellation of long verbs, and agreement with the engines it wraps.
 
+use samegame::api::Boards as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -24,7 +25,7 @@ fn cancel_after<R: Send>(after: Duration, f: impl FnOnce(Control) -> R + Send) -
 }
 
 fn board15(seed: u64) -> BoardFile {
-    BoardFile::text("board.txt", Board::random(15, 15, 5, seed).to_string())
+    BoardFile::text_file("board.txt", Board::random(15, 15, 5, seed).to_string())
 }
 
 /// Checks a cancelled solve's answer: the best finished game so far, verified, or Aborted.
@@ -95,7 +96,7 @@ fn every_search_stops_within_100_ms() {
         }
     }
     let prove = api::ProveRequest {
-        file: BoardFile::text("b", Board::random(12, 12, 6, 9).to_string()),
+        file: BoardFile::text_file("b", Board::random(12, 12, 6, 9).to_string()),
         refutations: false,
         max_nodes: u64::MAX,
     };
@@ -138,7 +139,7 @@ fn an_unset_flag_changes_nothing() {
 #[test]
 fn solve_returns_the_verified_record() {
     let req = SolveRequest {
-        file: Some(BoardFile::text("b", Board::random(8, 6, 3, 5).to_string())),
+        file: Some(BoardFile::text_file("b", Board::random(8, 6, 3, 5).to_string())),
         width: Some(50),
         record: true,
         ..SolveRequest::default()
@@ -146,11 +147,14 @@ fn solve_returns_the_verified_record() {
     let out = api::solve(&req, Control::new()).unwrap();
     assert!(!out.aborted);
     let rec = out.boards[0].record.clone().unwrap();
-    let replayed =
-        api::replay(&api::ReplayRequest { name: "r".into(), record: rec }, Control::new()).unwrap();
+    let replayed = api::replay(
+        &api::ReplayRequest { file: bits::job::InputFile::json("r", &rec) },
+        Control::new(),
+    )
+    .unwrap();
     assert_eq!(replayed.score, out.boards[0].score);
     let multi = SolveRequest {
-        file: Some(BoardFile::text("two.txt", "12\n12\n\n12\n21\n")),
+        file: Some(BoardFile::text_file("two.txt", "12\n12\n\n12\n21\n")),
         record: true,
         ..SolveRequest::default()
     };

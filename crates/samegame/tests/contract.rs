@@ -46,7 +46,7 @@ fn samegame_keeps_the_contract() {
             }
         };
         let req = SolveRequest {
-            file: Some(BoardFile::text("board", board)),
+            file: Some(BoardFile::text_file("board", board)),
             goal: c.search.goal,
             search: c.search.search,
             width: c.search.width,

@@ -64,7 +64,7 @@ proptest! {
         max_nodes in 0u64..5_000,
     ) {
         let req = SolveRequest {
-            file: Some(BoardFile::text("board", text.clone())),
+            file: Some(BoardFile::text_file("board", text.clone())),
             goal: if goal { SolveGoal::Clear } else { SolveGoal::Score },
             search: METHODS[method],
             width,
@@ -85,7 +85,7 @@ proptest! {
             }
             Err(e) => prop_assert!(one_line_input(&e), "{req:?}: {e:?}"),
         }
-        let req = ProveRequest { file: BoardFile::text("board", text), refutations: true, max_nodes };
+        let req = ProveRequest { file: BoardFile::text_file("board", text), refutations: true, max_nodes };
         if let Err(e) = prove(&req, Control::new()) {
             prop_assert!(one_line_input(&e), "{req:?}: {e:?}");
         }

@@ -152,8 +152,11 @@ fn auto_plays_the_record_of_tetris_pc() {
         assert_eq!(a.record, want, "{setup:?}");
         assert_eq!(a.score, i64::from(want.height));
         // `bitarcade tetris replay` accepts it.
-        let ok = replay(&ReplayRequest { record: a.record, name: "live".into() }, Control::new())
-            .unwrap();
+        let ok = replay(
+            &ReplayRequest { file: bits::job::InputFile::json("live", &a.record) },
+            Control::new(),
+        )
+        .unwrap();
         assert_eq!(ok.steps, want.steps.len());
     }
 }
@@ -265,7 +268,8 @@ fn a_tampered_record_is_refused_naming_the_step() {
     let mid = record(&req, Control::new()).unwrap();
     assert_eq!(mid.steps.len(), 1);
     assert!(frames::<Tetris>(&mid, 1, Control::new()).is_ok());
-    let e = replay(&ReplayRequest { record: mid, name: "mid".into() }, Control::new());
+    let e =
+        replay(&ReplayRequest { file: bits::job::InputFile::json("mid", &mid) }, Control::new());
     assert!(e.unwrap_err().message().contains("not empty at the end"));
 }
 

@@ -97,7 +97,10 @@ fn replay_lists_the_boards_the_moves_were_chosen_on() {
     let rec = api::play(&req, Control::new()).unwrap().games[0].record.clone().unwrap();
     let spec = api::BoardsSpec { from: 0.5, step: 4 };
     let r = api::replay(
-        &api::ReplayRequest { name: "g".into(), records: vec![rec.clone()], boards: Some(spec) },
+        &api::ReplayRequest {
+            file: bits::job::InputFile::json("g", &vec![rec.clone()]),
+            boards: Some(spec),
+        },
         Control::new(),
     )
     .unwrap();

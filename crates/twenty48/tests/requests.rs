@@ -64,7 +64,7 @@ proptest! {
             Ok(out) => {
                 prop_assert_eq!(out.games.len() as u64, games);
                 let records: Vec<_> = out.games.iter().map(|g| g.record.clone().unwrap()).collect();
-                let r = ReplayRequest { name: "played".into(), records, boards: None };
+                let r = ReplayRequest { file: bits::job::InputFile::json("played", &records), boards: None };
                 replay(&r, Control::new()).unwrap();
             }
             Err(e) => prop_assert!(one_line_input(&e), "{req:?}: {e:?}"),
@@ -98,7 +98,7 @@ proptest! {
             _ => rec.final_board = "2 2 2 2/. . . ./. . . ./. . . .".into(),
         }
         let boards = Some(BoardsSpec { from, step });
-        match replay(&ReplayRequest { name: "r".into(), records: vec![rec], boards }, Control::new()) {
+        match replay(&ReplayRequest { file: bits::job::InputFile::json("r", &vec![rec]), boards }, Control::new()) {
             Ok(_) => prop_assert!(false, "a damaged record replayed"),
             Err(e) => prop_assert!(matches!(&e, Error::Input(m) | Error::Failed(m) if !m.contains('\n')), "{e:?}"),
         }

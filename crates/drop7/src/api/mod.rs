@@ -68,40 +68,9 @@ use crate::search::{
 };
 use crate::{Mode, Rules};
 
-/// A file a front end read for a verb (a weight file, a network, a stream): its name as the
-/// user gave it (errors name it) and its bytes, or the one-line message the verb reports if
-/// it needs the file and the front end could not read it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct InputFile {
-    /// The name the user gave (a path, `-`, an upload's name).
-    pub name: String,
-    /// The contents.
-    pub bytes: Vec<u8>,
-    /// Why the front end could not read it: the whole error message (the verb returns it as
-    /// an input error where it needs the file).
-    pub error: Option<String>,
-}
-
-impl InputFile {
-    /// A file read successfully.
-    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        InputFile { name: name.into(), bytes: bytes.into(), error: None }
-    }
-
-    /// A file that could not be read, with the message to report.
-    pub fn unreadable(name: impl Into<String>, message: impl Into<String>) -> Self {
-        InputFile { name: name.into(), bytes: Vec::new(), error: Some(message.into()) }
-    }
-
-    /// The bytes, or the read error as an input error.
-    pub fn contents(&self) -> Result<&[u8], Error> {
-        match &self.error {
-            Some(m) => Err(Error::input(m.clone())),
-            None => Ok(&self.bytes),
-        }
-    }
-}
+/// A file a front end read for a verb (a weight file, a network, a stream): the one input
+/// type every game's API takes.
+pub use bits::job::InputFile;
 
 /// A leaf evaluator as `--eval` names it: `crowding[:DISC,SOLID,CRACKED,TALL,FULL]`,
 /// `shape[:..,MISMATCH]`, `options[:..,OPTIONS]`, `ready[:..,READY,LATENT]`,

@@ -508,10 +508,9 @@ pub fn decide(req: &DecideRequest, ctl: Control<'_>) -> Result<DecideResponse, E
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReplayRequest {
-    /// The name errors give the records (a file name).
-    pub name: String,
-    /// The records' JSON text: one record or a list of them.
-    pub text: String,
+    /// The records' file, as every game's replay takes it: one record or a list of them
+    /// (its name is how errors name the records).
+    pub file: InputFile,
 }
 
 /// One replayed game.
@@ -541,8 +540,8 @@ pub struct ReplayResponse {
 /// Replays every record through the independent verifier; the first bad turn is a
 /// [`Error::Failed`].
 pub fn replay(req: &ReplayRequest, ctl: Control<'_>) -> Result<ReplayResponse, Error> {
-    let name = &req.name;
-    let value: serde_json::Value = serde_json::from_str(&req.text)
+    let name = &req.file.name;
+    let value: serde_json::Value = serde_json::from_str(req.file.text()?)
         .map_err(|e| Error::input(format!("{name}:{}:{}: not JSON: {e}", e.line(), e.column())))?;
     let records: Vec<GameRecord> = if value.is_array() {
         serde_json::from_value(value)

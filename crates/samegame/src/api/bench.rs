@@ -2,6 +2,7 @@
 //! plus the solver measurements (passes, threads, the clear goal, the prover, the standard
 //! set).
 
+use super::Boards as _;
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -6,6 +6,7 @@
 //! ([`trace::verify`]), so a page holds only the start and the clicks. Every plan is a
 //! [`solve_each`] answer, replayed again before it is returned.
 
+use super::Boards as _;
 use serde::{Deserialize, Serialize};
 
 use super::{gen, solve_each, BoardFile, Control, Error, GenRequest, Search, SolveGoal};
@@ -59,7 +60,7 @@ impl Start {
                 gen(&req, Control::new())?.boards.swap_remove(0)
             }
         };
-        let mut boards = BoardFile::text("board", text).boards()?;
+        let mut boards = BoardFile::text_file("board", text).boards()?;
         if boards.len() != 1 {
             return Err(Error::input(format!(
                 "board: {} boards, the game needs one",
@@ -339,7 +340,7 @@ impl PlanRequest {
             return Err(Error::input("level must be 1 to 3, iterations 1 to 1000"));
         }
         let req = SolveRequest {
-            file: Some(BoardFile::text("position", g.v.last.to_string())),
+            file: Some(BoardFile::text_file("position", g.v.last.to_string())),
             goal: self.goal,
             search: self.search,
             width: self.width,

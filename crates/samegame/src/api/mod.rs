@@ -24,7 +24,7 @@
 //! use samegame::api::{solve, BoardFile, Control, SolveRequest};
 //!
 //! let req = SolveRequest {
-//!     file: Some(BoardFile::text("board.txt", "112\n122\n")),
+//!     file: Some(BoardFile::text_file("board.txt", "112\n122\n")),
 //!     width: Some(10),
 //!     record: true,
 //!     ..SolveRequest::default()
@@ -55,40 +55,35 @@ pub use bench::{
     bench, bench_each, BenchEvent, BenchRequest, BenchResponse, ClearRow, EngineRow, GameRow,
     PassRow, ProveRow, StandardRow, Suite, ThreadRow,
 };
-pub use bits::job::{Control, Error, Progress, Shard};
+pub use bits::job::{Control, Error, InputFile, Progress, Shard};
 pub use prove::{prove, prove_each, Proof, ProveRequest, ProveResponse};
 pub use solve::{
     solve, solve_each, Search, SolveEval, SolveGoal, SolveRequest, SolveResponse, Solved,
 };
 pub use text::format_moves;
 
-/// A board file as the caller read it: a name for messages (a path, or `<stdin>`) and its
-/// bytes, either the text form (rows top first, digits `0`-`7`, `.` empty, blank lines
-/// between boards) or sgbust's BGF2.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct BoardFile {
-    /// The name used in error messages (`board.txt: board starting at line 3: ...`).
-    pub name: String,
-    /// The file's bytes.
-    pub data: Vec<u8>,
+/// A board file as the caller read it, as the one input type every game's API takes
+/// ([`InputFile`]): a name for messages (a path, or `<stdin>`) and its bytes, either the text
+/// form (rows top first, digits `0`-`7`, `.` empty, blank lines between boards) or sgbust's
+/// BGF2. Its boards come out through [`Boards`].
+pub type BoardFile = InputFile;
+
+/// The boards of a board file.
+pub trait Boards {
+    /// Every board of the file, with its minimum group size if the file names one (BGF2).
+    fn boards(&self) -> Result<Vec<(Board, Option<u32>)>, Error>;
 }
 
-impl BoardFile {
-    /// A text board file.
-    pub fn text(name: impl Into<String>, text: impl Into<String>) -> Self {
-        BoardFile { name: name.into(), data: text.into().into_bytes() }
-    }
-
-    /// Every board of the file, with its minimum group size if the file names one (BGF2).
-    pub fn boards(&self) -> Result<Vec<(Board, Option<u32>)>, Error> {
+impl Boards for InputFile {
+    fn boards(&self) -> Result<Vec<(Board, Option<u32>)>, Error> {
         let name = &self.name;
-        if self.data.starts_with(b"BGF2") {
+        let data = self.contents()?;
+        if data.starts_with(b"BGF2") {
             let (b, mg) =
-                Board::from_bgf2(&self.data).map_err(|e| Error::input(format!("{name}: {e}")))?;
+                Board::from_bgf2(data).map_err(|e| Error::input(format!("{name}: {e}")))?;
             return Ok(vec![(b, Some(u32::from(mg)))]);
         }
-        let text = std::str::from_utf8(&self.data)
+        let text = std::str::from_utf8(data)
             .map_err(|_| Error::input(format!("{name}: not UTF-8 text nor BGF2")))?;
         let boards = board::parse_many(text).map_err(|(line, e)| {
             Error::input(format!("{name}: board starting at line {line}: {e}"))
@@ -196,28 +191,13 @@ pub fn gen(req: &GenRequest, _ctl: Control) -> Result<GenResponse, Error> {
 // ---------------------------------------------------------------------------------------
 // replay and show
 
-/// An empty game on a one-tile board (the default of the record requests).
-fn empty_record() -> Record {
-    let b: Board = "0\n".parse().expect("a one-tile board");
-    let rules = Rules::default();
-    let v = trace::verify(&b, &[], &rules).expect("no moves");
-    Record::new(&b, &rules, &[], &v)
-}
-
-/// `replay`: check a game record (every move legal, every count and total as recorded).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// `replay`: check a game record (every move legal, every count and total as recorded), from
+/// the file holding it, as every game's replay takes it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReplayRequest {
-    /// The record's name in messages (its path, say).
-    pub name: String,
-    /// The record.
-    pub record: Record,
-}
-
-impl Default for ReplayRequest {
-    fn default() -> Self {
-        ReplayRequest { name: "<record>".into(), record: empty_record() }
-    }
+    /// The record's file (its name is how messages name it).
+    pub file: InputFile,
 }
 
 /// What [`replay`] established.
@@ -237,8 +217,9 @@ pub struct ReplayResponse {
 
 /// Checks a record; a bad one is [`Error::Failed`] naming the first bad step.
 pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Error> {
-    let rec = &req.record;
-    let v = trace::replay(rec).map_err(|e| Error::failed(format!("{}: {e}", req.name)))?;
+    let record: Record = bits::live::one_record(&req.file)?;
+    let rec = &record;
+    let v = trace::replay(rec).map_err(|e| Error::failed(format!("{}: {e}", req.file.name)))?;
     Ok(ReplayResponse {
         ok: true,
         moves: rec.moves.len(),
@@ -283,7 +264,8 @@ pub struct ShowResponse {
 
 /// Checks a record (as [`replay`]) and draws each step.
 pub fn show(req: &ShowRequest, _ctl: Control) -> Result<ShowResponse, Error> {
-    let (rec, name) = (&req.record, &req.name);
+    let record: Record = bits::live::one_record(&req.file)?;
+    let (rec, name) = (&record, &req.file.name);
     let v = trace::replay(rec).map_err(|e| Error::failed(format!("{name}: {e}")))?;
     let mut board: Board =
         rec.board.parse().map_err(|e| Error::input(format!("{name}: board: {e}")))?;

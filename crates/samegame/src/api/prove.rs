@@ -1,5 +1,6 @@
 //! `prove`: the exact clearability decider over every board of a file.
 
+use super::Boards as _;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};

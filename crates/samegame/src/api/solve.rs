@@ -1,6 +1,7 @@
 //! `solve`: the beam, nested Monte-Carlo search, NRPA and their chains, over every board of
 //! a file, each answer replayed by the independent verifier.
 
+use super::Boards as _;
 use std::ops::RangeInclusive;
 use std::time::Instant;
 

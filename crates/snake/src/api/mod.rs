@@ -20,7 +20,7 @@
 //! let out = play(&req, Control::new()).unwrap();
 //! assert_eq!(out.report.status, "Won");
 //! assert_eq!(out.report.score, out.max_score);
-//! let back = replay(&ReplayRequest { record: out.record, name: "game.json".into() }, Control::new());
+//! let back = replay(&ReplayRequest { file: bits::job::InputFile::json("game.json", &out.record) }, Control::new());
 //! assert_eq!(back.unwrap().score, 35);
 //! ```
 

@@ -1,5 +1,6 @@
 //! `play` and `watch` (one game, verified, with its record) and `replay` (check a record).
 
+use bits::job::InputFile;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, parse_player, Control, Error, Setup};
@@ -163,14 +164,13 @@ pub fn watch(
     })
 }
 
-/// A record to check (`bitarcade snake replay`); the record is required.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A record to check (`bitarcade snake replay`): the file holding it, as every game's replay
+/// takes it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ReplayRequest {
-    /// The game record.
-    pub record: Record,
-    /// How messages name the record (the CLI passes the file's path).
-    #[serde(default)]
-    pub name: String,
+    /// The record's file (its name is how messages name it).
+    pub file: InputFile,
 }
 
 /// What `replay --json` prints.
@@ -190,9 +190,11 @@ pub struct ReplayResponse {
 
 /// Replays a record move by move on both engines; fails at the first bad step.
 pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Error> {
-    let summary = verify(&req.record).map_err(|e| Error::failed(format!("{}: {e}", req.name)))?;
+    let record: Record = bits::live::one_record(&req.file)?;
+    let name = &req.file.name;
+    let summary = verify(&record).map_err(|e| Error::failed(format!("{name}: {e}")))?;
     Ok(ReplayResponse {
-        file: req.name.clone(),
+        file: name.clone(),
         ok: true,
         status: format!("{:?}", summary.status),
         score: summary.score,

@@ -66,8 +66,11 @@ fn play_watch_and_replay_agree() {
     .unwrap();
     assert_eq!(played.record, watched.record);
     assert_eq!(frames as u64, watched.moves / 10 + 1 + u64::from(watched.moves % 10 != 0));
-    let back = replay(&ReplayRequest { record: watched.record, name: "w".into() }, Control::new())
-        .unwrap();
+    let back = replay(
+        &ReplayRequest { file: bits::job::InputFile::json("w", &watched.record) },
+        Control::new(),
+    )
+    .unwrap();
     assert_eq!((back.score, back.moves), (played.report.score, played.report.moves));
     let bad = PlayRequest { player: "nosuch".into(), ..PlayRequest::default() };
     assert!(matches!(play(&bad, Control::new()), Err(Error::Input(_))));

@@ -25,7 +25,7 @@ use bits::live::{Caps, Game, Hint, Phase, Status, Turns, Unrecorded};
 use serde::{Deserialize, Serialize};
 
 use super::pc::{replay_record, solve, steps_out, Solved};
-use super::{queue_pieces, Control, Error, PcRecord, PcReport, ReplayRequest};
+use super::{queue_pieces, Control, Error, PcRecord, PcReport};
 use crate::bag::opener_queue;
 use crate::board::{zone_clear, Board};
 use crate::kicks::KickTable;
@@ -678,8 +678,7 @@ impl Game for Tetris {
         // The independent check: the verifier's hold rule, the slow reachability search, the
         // recorded keys from spawn and hold flags; a finished game must end empty.
         let complete = ends_empty(rec);
-        let req = ReplayRequest { record: rec.clone(), name: "record".into() };
-        replay_record(&req, complete).map_err(|e| bad(e.message()))?;
+        replay_record(rec, "record", complete).map_err(|e| bad(e.message()))?;
         let mut moves = Vec::with_capacity(rec.steps.len());
         for (i, s) in rec.steps.iter().enumerate() {
             let step = (|| {

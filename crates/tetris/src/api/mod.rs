@@ -23,7 +23,7 @@
 //! assert!(out.report.found && out.report.verified);
 //! assert_eq!(out.report.height, Some(4));
 //! let record = out.record.unwrap();
-//! let ok = replay(&ReplayRequest { record, name: "pc.json".into() }, Control::new()).unwrap();
+//! let ok = replay(&ReplayRequest { file: bits::job::InputFile::json("pc.json", &record) }, Control::new()).unwrap();
 //! assert_eq!(ok.steps, 10);
 //! ```
 

@@ -247,14 +247,13 @@ pub(super) fn solve(
     Ok((PcSolveResponse { report, record }, found))
 }
 
-/// A record to check (`bitarcade tetris replay`).
+/// A record to check (`bitarcade tetris replay`): the file holding it (one record as `pc`
+/// writes it), as every game's replay takes it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReplayRequest {
-    /// The record, as `pc` returns it.
-    pub record: PcRecord,
-    /// How error messages name the record (the CLI passes the file's path).
-    pub name: String,
+    /// The record's file (its name is how messages name it).
+    pub file: bits::job::InputFile,
 }
 
 /// The answer to a [`ReplayRequest`] (fields in the order `replay --json` prints them).
@@ -271,14 +270,17 @@ pub struct ReplayResponse {
 /// Replays a solution record through the independent verifier, and its recorded keys, if any,
 /// from spawn; fails at the first bad step.
 pub fn replay(req: &ReplayRequest, _ctl: Control) -> Result<ReplayResponse, Error> {
-    replay_record(req, true)
+    let record: PcRecord = bits::live::one_record(&req.file)?;
+    replay_record(&record, &req.file.name, true)
 }
 
 /// [`replay`], or with `complete` false the replay of a game in progress: every step is
 /// checked, but not that the field ends empty nor the piece left in hold.
-pub(super) fn replay_record(req: &ReplayRequest, complete: bool) -> Result<ReplayResponse, Error> {
-    let rec = &req.record;
-    let file = &req.name;
+pub(super) fn replay_record(
+    rec: &PcRecord,
+    file: &str,
+    complete: bool,
+) -> Result<ReplayResponse, Error> {
     let bad = |m: String| Error::input(format!("{file}: {m}"));
     let board: Board = rec.field.parse().map_err(|e| bad(format!("field: {e}")))?;
     let queue = parse_queue(&rec.queue).map_err(|e| bad(format!("queue: {e}")))?;

@@ -34,10 +34,9 @@ impl BoardsSpec {
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct ReplayRequest {
-    /// The name of the records' file, for messages.
-    pub name: String,
-    /// The records.
-    pub records: Vec<GameRecord>,
+    /// The records' file, as every game's replay takes it: one record or a list of them
+    /// (its name is how messages name it).
+    pub file: bits::job::InputFile,
     /// Also list the boards the moves were chosen on.
     pub boards: Option<BoardsSpec>,
 }
@@ -80,7 +79,7 @@ pub struct ReplayResponse {
 /// generator's. The first record that breaks a rule fails the call, naming the file (and the
 /// record, when there are several).
 pub fn replay(req: &ReplayRequest, ctl: Control) -> Result<ReplayResponse, Error> {
-    let recs = &req.records;
+    let recs: &Vec<GameRecord> = &bits::live::records(&req.file)?;
     let mut res = ReplayResponse {
         records: recs.len(),
         moves: 0,
@@ -97,7 +96,7 @@ pub fn replay(req: &ReplayRequest, ctl: Control) -> Result<ReplayResponse, Error
         ctl.check()?;
         let s = crate::replay(rec).map_err(|e| {
             let which = if recs.len() > 1 { format!(" record {i}") } else { String::new() };
-            Error::failed(format!("{}{which}: {e}", req.name))
+            Error::failed(format!("{}{which}: {e}", req.file.name))
         })?;
         res.moves += s.moves;
         res.scores.push(s.score);
