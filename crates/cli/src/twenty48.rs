@@ -11,10 +11,12 @@ use bits::job::{Control, Shard};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use twenty48::api::{
-    self, BenchRequest, BoardsSpec, Named, PlayRequest, SearchSpec, StartsRequest, TrainEvent,
-    TrainFiles, TrainRequest, TuneGeneration, TuneRequest,
+    self, BenchRequest, BoardsSpec, PlayRequest, SearchSpec, StartsRequest, TrainEvent, TrainFiles,
+    TrainRequest, TuneGeneration, TuneRequest,
 };
 use twenty48::{Board, GameRecord};
+
+use bits::job::InputFile;
 
 use crate::common::{
     clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
@@ -337,8 +339,11 @@ struct TrainArgs {
 
 fn train(a: TrainArgs) -> CliResult {
     let named = |p: &Path, why: &str| {
-        let data = read_bytes(p).map_err(|e| CliError::input(format!("{}{why}", e.message())));
-        Named { name: p.display().to_string(), data }
+        let name = p.display().to_string();
+        match read_bytes(p) {
+            Ok(bytes) => InputFile::new(name, bytes),
+            Err(e) => InputFile::unreadable(name, format!("{}{why}", e.message())),
+        }
     };
     let coherence = match (&a.from, a.method, a.stage) {
         (Some(p), LearnMethod::Tc, 1) => Some(named(
@@ -346,12 +351,11 @@ fn train(a: TrainArgs) -> CliResult {
             " (--method tc continues from the weights and their accumulators)",
         )),
         (Some(p), LearnMethod::Td, 1) if coherence_path(p).exists() => {
-            Some(Named::new(coherence_path(p).display().to_string(), Vec::new()))
+            Some(InputFile::new(coherence_path(p).display().to_string(), Vec::new()))
         }
         _ => None,
     };
-    let starts =
-        a.starts.as_ref().map(|p| Named { name: p.display().to_string(), data: read_input(p) });
+    let starts = a.starts.as_ref().map(|p| input_file(p));
     let from = a.from.as_ref().map(|p| named(p, ""));
     let req = api::TrainRequest {
         games: a.games,

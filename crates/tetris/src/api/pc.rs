@@ -21,10 +21,9 @@ pub struct PcSolveRequest {
     pub hold: Option<String>,
     /// Whether hold may be used (`--no-hold` clears it).
     pub use_hold: bool,
-    /// Starting field as text (rows top first, '.' empty, 10 per row); wins over `fumen`.
-    pub field: Option<String>,
-    /// How error messages name `field` (the CLI passes the file's path).
-    pub field_name: String,
+    /// Starting field as a text file (rows top first, '.' empty, 10 per row; errors name the
+    /// file); wins over `fumen`.
+    pub field: Option<bits::job::InputFile>,
     /// Starting field as a fumen string (`v115@...`), when `field` is absent.
     pub fumen: Option<String>,
     /// Kick table: `none`, `srs`, `srs+`, `srs-tetrio`, or the name of the file whose text is
@@ -49,7 +48,6 @@ impl Default for PcSolveRequest {
             hold: None,
             use_hold: true,
             field: None,
-            field_name: "field".into(),
             fumen: None,
             kicks: "srs+".into(),
             kick_table: None,
@@ -162,8 +160,8 @@ pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> 
     }
     let hold = req.hold.as_deref().map(|s| one_piece("hold", s)).transpose()?;
     let save_hold = req.save_hold.as_deref().map(|s| one_piece("save_hold", s)).transpose()?;
-    let board = if let Some(text) = &req.field {
-        text.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", req.field_name)))?
+    let board = if let Some(f) = &req.field {
+        f.text()?.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", f.name)))?
     } else if let Some(f) = &req.fumen {
         fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))?
     } else {

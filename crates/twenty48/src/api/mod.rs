@@ -62,7 +62,7 @@ pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, Pl
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,
-    Method, Named, StartsRequest, StartsResponse, TrainEvent, TrainFiles, TrainInput, TrainRequest,
+    Method, StartsRequest, StartsResponse, TrainEvent, TrainFiles, TrainInput, TrainRequest,
     TrainResponse, TrainWindow,
 };
 pub use tune::{tune, TuneGeneration, TuneMethod, TuneRequest, TuneResponse};

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use bits::job::InputFile;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, load_stages, load_starts, stats, Control, Error, Progress};
@@ -84,35 +85,18 @@ impl TrainRequest {
     }
 }
 
-/// An input file: its name (for messages) and its contents, or the error reading it gave
-/// (returned when the verb gets to that file, so errors come in the order of its checks).
-#[derive(Debug, Clone)]
-pub struct Named<T> {
-    /// The file's name as messages show it.
-    pub name: String,
-    /// Its contents, or why they could not be read.
-    pub data: Result<T, Error>,
-}
-
-impl<T> Named<T> {
-    /// A file that was read.
-    pub fn new(name: impl Into<String>, data: T) -> Self {
-        Named { name: name.into(), data: Ok(data) }
-    }
-}
-
 /// The files a training run reads.
 #[derive(Debug, Clone, Default)]
 pub struct TrainInput {
     /// The weight file to continue from (stage 1: a one-network file; a later stage: a file
     /// of one stage less or of that many stages).
-    pub from: Option<Named<Vec<u8>>>,
+    pub from: Option<InputFile>,
     /// The TC accumulators beside `from` (`FILE.tc`): with TC, their bytes (or the read
     /// error); with TD, present only when such a file exists, so that it is noted as unused
     /// (its bytes are not needed).
-    pub coherence: Option<Named<Vec<u8>>>,
+    pub coherence: Option<InputFile>,
     /// The start boards of a later stage (the text of a `2048 starts` file).
-    pub starts: Option<Named<String>>,
+    pub starts: Option<InputFile>,
 }
 
 /// The encoded files of a network in training.
@@ -232,10 +216,17 @@ pub fn train(
     }
 }
 
-/// The file contents, or its read error.
-fn take<T>(n: Named<T>) -> Result<(String, T), Error> {
-    let Named { name, data } = n;
-    data.map(|d| (name, d))
+/// The file's name and contents, or its read error (an input file's error is reported when the
+/// verb gets to that file, so errors come in the order of its checks).
+fn take(f: InputFile) -> Result<(String, Vec<u8>), Error> {
+    let bytes = f.contents()?.to_vec();
+    Ok((f.name, bytes))
+}
+
+/// [`take`] for a text file.
+fn take_text(f: InputFile) -> Result<(String, String), Error> {
+    let text = f.text()?.to_string();
+    Ok((f.name, text))
 }
 
 /// A stage-1 network in training: its weights and, for TC, its accumulators.
@@ -484,7 +475,7 @@ fn train_stage(
     let (from_name, bytes) = take(from)?;
     let (mut net, mut metas) = load_stages(&from_name, &bytes)?;
     drop(bytes);
-    let (starts_name, text) = take(starts)?;
+    let (starts_name, text) = take_text(starts)?;
     let starts = load_starts(&starts_name, &text)?;
     if net.count() == stage {
         // Warm start: the new stage begins as a copy of the last one.
