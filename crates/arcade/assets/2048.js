@@ -1,6 +1,6 @@
 // 2048: play with arrows/WASD/swipe, ask the expectimax for a hint, let it play on (a
 // server-sent stream of its moves), scrub the timeline, export and load records, share the URL.
-import { post, postText, showError, h } from '/assets/app.js';
+import { post, postText, showError, h, swipe } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
@@ -100,15 +100,7 @@ export async function mount(root, params) {
     ctl.reset();
   }
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') newGame(seedIn.value); });
-  let touch = null;
-  grid.addEventListener('pointerdown', (e) => { touch = [e.clientX, e.clientY]; });
-  grid.addEventListener('pointerup', (e) => {
-    if (!touch) return;
-    const dx = e.clientX - touch[0], dy = e.clientY - touch[1];
-    touch = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
-    ctl.move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'R' : 'L') : (dy > 0 ? 'D' : 'U'));
-  });
+  swipe(grid, (d) => ctl.move(d), 30);
 
   root.append(h('div', {}, grid), ctl.panel);
   await ctl.start();

@@ -63,6 +63,19 @@ export function setParams(game, params) {
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
+/** Calls `go('U' | 'D' | 'L' | 'R')` for a swipe over `el` (at least `min` pixels). */
+export function swipe(el, go, min = 24) {
+  let touch = null;
+  el.addEventListener('pointerdown', (e) => { touch = [e.clientX, e.clientY]; });
+  el.addEventListener('pointerup', (e) => {
+    if (!touch) return;
+    const dx = e.clientX - touch[0], dy = e.clientY - touch[1];
+    touch = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < min) return;
+    go(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'R' : 'L') : (dy > 0 ? 'D' : 'U'));
+  });
+}
+
 /** A download of `text` as `name`. */
 export function download(name, text) {
   const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name });

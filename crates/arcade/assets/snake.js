@@ -1,6 +1,6 @@
 // Snake: play with the arrows (one step a key), pick a player and watch it, see the route it
 // plans, scrub the timeline, export and load records, share the URL.
-import { post, postText, h, showError } from '/assets/app.js';
+import { post, postText, h, showError, swipe } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
@@ -159,15 +159,7 @@ export async function mount(root, params) {
   playerIn.addEventListener('change', () => ctl.goto(ctl.st.k));
 
   // On a touch screen: swipe on the board, or the arrow pad under it.
-  let touch = null;
-  grid.addEventListener('pointerdown', (e) => { touch = [e.clientX, e.clientY]; });
-  grid.addEventListener('pointerup', (e) => {
-    if (!touch) return;
-    const dx = e.clientX - touch[0], dy = e.clientY - touch[1];
-    touch = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
-    ctl.move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'R' : 'L') : (dy > 0 ? 'D' : 'U'));
-  });
+  swipe(grid, (d) => ctl.move(d));
   const pad = h('div', { class: 'pad', testid: 'pad', 'aria-label': 'arrow pad' },
     ...[['U', '↑'], ['L', '←'], ['D', '↓'], ['R', '→']].map(([m, t]) =>
       h('button', { testid: `pad-${m}`, class: `pad-${m}`, 'aria-label': `move ${t}`, onclick: () => ctl.move(m) }, t)));
