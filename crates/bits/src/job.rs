@@ -287,11 +287,27 @@ impl InputFile {
 /// assert!("0/3".parse::<Shard>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ShardParts")]
 pub struct Shard {
     /// Which part, 1-based (`1 <= k <= n`).
     pub k: u64,
     /// How many parts.
     pub n: u64,
+}
+
+/// A shard as JSON gives it, checked into a [`Shard`] (`1 <= k <= n`).
+#[derive(serde::Deserialize)]
+struct ShardParts {
+    k: u64,
+    n: u64,
+}
+
+impl TryFrom<ShardParts> for Shard {
+    type Error = String;
+
+    fn try_from(p: ShardParts) -> Result<Shard, String> {
+        Shard::new(p.k, p.n).ok_or_else(|| format!("shard {}/{}: expected 1 <= k <= n", p.k, p.n))
+    }
 }
 
 impl Default for Shard {
@@ -307,6 +323,17 @@ impl Shard {
     /// Part `k` of `n`; `None` unless `1 <= k <= n`.
     pub fn new(k: u64, n: u64) -> Option<Self> {
         (k >= 1 && k <= n).then_some(Shard { k, n })
+    }
+
+    /// `Ok` for a shard with `1 <= k <= n`, else the input error naming the request's field
+    /// (a caller may build a shard by hand; JSON is checked as it is read).
+    pub fn check(&self) -> Result<(), Error> {
+        match Shard::new(self.k, self.n) {
+            Some(_) => Ok(()),
+            None => {
+                Err(Error::input(format!("shard: {}/{}, expected 1 <= k <= n", self.k, self.n)))
+            }
+        }
     }
 
     /// The indices of this part of a batch of `total` items: the `k`-th of `n` contiguous

@@ -328,6 +328,7 @@ pub fn play(req: &PlayRequest, ctl: Control<'_>) -> Result<PlayResponse, Error> 
         return Err(Error::input("first_game: for seeded batches, not search.mode sequence"));
     }
     check_range("first_game", req.first_game, PlayRequest::FIRST_GAME)?;
+    req.shard.check()?;
     let range = req.shard.range(req.games);
     let first_game = req.first_game + range.start;
     let (games, secs) = if sequence {
@@ -617,6 +618,7 @@ pub fn sweep(req: &SweepRequest, ctl: Control<'_>) -> Result<SweepResponse, Erro
     let rules = Rules::new(parse_mode("mode", &req.mode)?);
     let start = Instant::now();
     let eval = Crowding::default();
+    req.shard.check()?;
     let range = req.shard.range(req.games);
     let total = Some(range.end - range.start);
     let done = AtomicU64::new(0);

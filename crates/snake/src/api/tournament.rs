@@ -115,6 +115,7 @@ pub fn tournament(req: &TournamentRequest, ctl: Control) -> Result<TournamentRes
     let config = req.setup.config()?;
     let kinds: Vec<PlayerKind> =
         req.players.iter().map(|p| parse_player("players", p)).collect::<Result<_, _>>()?;
+    req.shard.check()?;
     let part = req.shard.range(req.games);
     let (first, games) = (req.first + part.start, part.end - part.start);
     let total = games * kinds.len() as u64;

@@ -105,6 +105,7 @@ pub fn sweep(req: &SweepRequest, ctl: Control) -> Result<SweepResponse, Error> {
         4 => 10,
         h => return Err(Error::input(format!("height: {h}, the sweep covers 2 or 4"))),
     };
+    req.shard.check()?;
     let shard = req.shard;
     let kicks = load_kicks(&req.kicks, req.kick_table.as_deref())?;
     let total = total_items(window).div_ceil(shard.n);

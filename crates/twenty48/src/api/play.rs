@@ -110,6 +110,7 @@ impl PlayRequest {
     /// of a bad `seeds` range.
     pub fn game_count(&self) -> Result<u64, Error> {
         let n = spawn_seeds(self)?.len() as u64;
+        self.shard.check()?;
         let r = self.shard.range(n);
         Ok(r.end - r.start)
     }
@@ -141,6 +142,7 @@ fn play_with<E: Evaluator + Sync>(
 ) -> Result<PlayResponse, Error> {
     use rayon::prelude::*;
     let all = spawn_seeds(req)?;
+    req.shard.check()?;
     let range = req.shard.range(all.len() as u64);
     let seeds = &all[range.start as usize..range.end as usize];
     let total = seeds.len() as u64;
