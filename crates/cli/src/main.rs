@@ -45,11 +45,11 @@ enum Command {
     Drop7(drop7::Drop7Args),
     /// SameGame: generate, solve (max score or full clear), show, prove, replay.
     Samegame(samegame::SameGameArgs),
-    /// Tetris perfect clears: solve (fumen in and out), sweep, bench, train, replay.
+    /// Tetris perfect clears: pc (the first PC of a queue; fumen in and out), sweep, bench, train, replay.
     Tetris(tetris::TetrisArgs),
-    /// Snake: tournaments of the players (BFS, A*, longest, look-ahead, cycle), watch, play, replay, bench.
+    /// Snake: tournaments of the players (BFS, A*, longest, look-ahead, cycle, repair, tree, knit, dash), watch, play, replay, bench.
     Snake(snake::SnakeArgs),
-    /// 2048: play batches with expectimax, bench against the reference engine, tune, replay.
+    /// 2048: play batches with expectimax, best (a position's move), bench, tune, train, starts, replay.
     #[command(name = "2048")]
     Twenty48(twenty48::Twenty48Args),
     /// Result rows of long Drop7 and 2048 runs: rows from play reports, summary, pair/compare.

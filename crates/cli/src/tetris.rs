@@ -13,7 +13,7 @@ use crate::common::{
     RecordArg, SeedArg, ThreadsArg,
 };
 
-/// Tetris perfect clears: solve, sweep, bench, train, replay.
+/// Tetris perfect clears: pc, sweep, bench, train, replay.
 #[derive(Args, Debug)]
 pub struct TetrisArgs {
     #[command(subcommand)]
