@@ -3,7 +3,7 @@
 //! [`verify`] replays a solution with nothing from the fast path: the Guideline hold rule is
 //! simulated on `(current, hold, queue)`, each placement's cells must be the piece's shape in
 //! some facing and must be among the placements the slow [`reference`](mod@crate::reference)
-//! search reaches on the field as it stands, line clears are applied on a general [`Board`](crate::Board),
+//! search reaches on the field as it stands, line clears are applied on a general [`Board`],
 //! and the field must end empty.
 
 use crate::board::Board;
