@@ -158,7 +158,9 @@ impl From<bits::job::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        // One line, whatever the message quotes (serde quotes the input's own text).
+        let message = self.message.replace('\r', "\\r").replace('\n', "\\n");
+        (self.status, Json(serde_json::json!({ "error": message }))).into_response()
     }
 }
 

@@ -534,7 +534,7 @@ pub fn read_record<G: Game>(
     index: usize,
     others: &[OtherGame],
 ) -> Result<(G::Record, usize), Error> {
-    let bad = |e: String| Error::input(format!("record: {e}"));
+    let bad = |e: String| Error::input(one_line(&format!("record: {e}")));
     let items: Vec<Box<serde_json::value::RawValue>> = if text.trim_start().starts_with('[') {
         serde_json::from_str(text).map_err(|e| bad(e.to_string()))?
     } else {
@@ -575,12 +575,16 @@ pub fn records<R: DeserializeOwned>(file: &crate::job::InputFile) -> Result<Vec<
             .enumerate()
             .map(|(i, r)| {
                 serde_json::from_str(r.get())
-                    .map_err(|e| Error::input(format!("{name}: record {}: {e}", i + 1)))
+                    .map_err(|e| Error::input(one_line(&format!("{name}: record {}: {e}", i + 1))))
             })
             .collect()
     } else {
         serde_json::from_str(text).map(|r| vec![r]).map_err(|e| {
-            Error::input(format!("{name}:{}:{}: not a valid record: {e}", e.line(), e.column()))
+            Error::input(one_line(&format!(
+                "{name}:{}:{}: not a valid record: {e}",
+                e.line(),
+                e.column()
+            )))
         })
     }
 }
@@ -592,6 +596,11 @@ pub fn one_record<R: DeserializeOwned>(file: &crate::job::InputFile) -> Result<R
         1 => Ok(all.remove(0)),
         n => Err(Error::input(format!("{}: {n} records; this verb replays one", file.name))),
     }
+}
+
+/// `s` on one line: newlines (which serde's messages may quote from the input) escaped.
+fn one_line(s: &str) -> String {
+    s.replace('\r', "\\r").replace('\n', "\\n")
 }
 
 /// Whether `text` is one record of `G` (for [`read_record`]'s `others`).

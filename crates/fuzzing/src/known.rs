@@ -25,9 +25,6 @@ pub struct Known {
     pub about: &'static str,
 }
 
-const ROUTERS: &[&str] =
-    &["router_samegame", "router_tetris", "router_drop7", "router_twenty48", "router_snake"];
-
 /// Every known defect.
 pub const KNOWN: &[Known] = &[
     Known {
@@ -38,36 +35,6 @@ pub const KNOWN: &[Known] = &[
                 index out of bounds) instead of being refused: tetris::fumen_io::decode_board, \
                 `tetris pc --fumen`, the live setup.fumen (the ignored test \
                 defect_a_bad_fumen_panics_pc_and_the_live_setup in crates/tetris)",
-    },
-    Known {
-        targets: ROUTERS,
-        location: None,
-        message: Some("the error message is not one line: \"request body: "),
-        about: "a body the JSON extractor refuses is answered with serde's message, which \
-                quotes the body's own text (an unknown field or variant holding a newline) \
-                over several lines",
-    },
-    Known {
-        targets: &[
-            "drop7_record",
-            "twenty48_record",
-            "snake_record",
-            "router_drop7",
-            "router_twenty48",
-            "router_snake",
-        ],
-        location: None,
-        message: Some("the error message is not one line: \"record: not a "),
-        about: "a record that does not read is refused with serde's message \
-                (bits::live::read_record), which quotes the record's own text (an unknown \
-                variant holding a newline) over several lines",
-    },
-    Known {
-        targets: &["router_tetris"],
-        location: None,
-        message: Some("500 Internal Server Error: {\"error\":\"no perfect clear"),
-        about: "a Tetris hint that finds no perfect clear (none exists, or none within the \
-                search's node limit) answers 500, an internal error, for a request that is fine",
     },
     Known {
         targets: &["snake_record", "router_snake"],

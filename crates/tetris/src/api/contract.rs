@@ -753,7 +753,8 @@ impl Game for Tetris {
     fn hint(s: &State, search: &Search, ctl: Control) -> Result<Hint<Detail>, Error> {
         let (out, found) = s.perfect_clear(search, ctl)?;
         let Some((sol, holds)) = found else {
-            return Err(Error::failed(if out.report.aborted {
+            // A valid request with no answer: the caller's to change (a 400), not a fault.
+            return Err(Error::input(if out.report.aborted {
                 format!(
                     "no perfect clear found from here within the search limits ({} nodes)",
                     out.report.nodes
