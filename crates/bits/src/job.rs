@@ -274,6 +274,43 @@ impl InputFile {
     }
 }
 
+/// The input error of a value outside its range, naming the request's field:
+/// `field: value, must be LO to HI` (or `must be at least LO`, `must be at most HI`).
+///
+/// ```
+/// use bits::job::check_range;
+///
+/// assert!(check_range("width", 5, 1..=64).is_ok());
+/// assert_eq!(check_range("width", 70, 1..=64).unwrap_err().message(), "width: 70, must be 1 to 64");
+/// ```
+pub fn check_range<T: PartialOrd + fmt::Display>(
+    field: &str,
+    value: T,
+    range: impl std::ops::RangeBounds<T>,
+) -> Result<(), Error> {
+    check_range_as(field, value, range, "must be")
+}
+
+/// [`check_range`] with another verb before the bounds (`expected 1 to 6`).
+pub fn check_range_as<T: PartialOrd + fmt::Display>(
+    field: &str,
+    value: T,
+    range: impl std::ops::RangeBounds<T>,
+    verb: &str,
+) -> Result<(), Error> {
+    use std::ops::Bound::{Included, Unbounded};
+    if range.contains(&value) {
+        return Ok(());
+    }
+    let rule = match (range.start_bound(), range.end_bound()) {
+        (Included(lo), Included(hi)) => format!("{verb} {lo} to {hi}"),
+        (Included(lo), Unbounded) => format!("{verb} at least {lo}"),
+        (Unbounded, Included(hi)) => format!("{verb} at most {hi}"),
+        _ => "out of range".to_string(),
+    };
+    Err(Error::input(format!("{field}: {value}, {rule}")))
+}
+
 /// `--shard K/N`: part K (1-based) of a batch cut into N contiguous parts, so that the
 /// shards `1/N, 2/N, ..., N/N` run one after another are exactly the whole batch, in order.
 ///

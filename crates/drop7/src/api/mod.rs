@@ -44,7 +44,7 @@ mod train;
 mod tune;
 
 use std::fmt::Display;
-use std::ops::{Bound, RangeBounds, RangeInclusive};
+use std::ops::{RangeBounds, RangeInclusive};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -348,16 +348,7 @@ fn check_range<T: PartialOrd + Display>(
     value: T,
     range: impl RangeBounds<T>,
 ) -> Result<(), Error> {
-    if range.contains(&value) {
-        return Ok(());
-    }
-    let rule = match (range.start_bound(), range.end_bound()) {
-        (Bound::Included(lo), Bound::Included(hi)) => format!("expected {lo} to {hi}"),
-        (Bound::Included(lo), Bound::Unbounded) => format!("expected at least {lo}"),
-        (Bound::Unbounded, Bound::Included(hi)) => format!("expected at most {hi}"),
-        _ => "out of range".to_string(),
-    };
-    Err(Error::input(format!("{field}: {value}, {rule}")))
+    bits::job::check_range_as(field, value, range, "expected")
 }
 
 /// A parsed evaluator choice.

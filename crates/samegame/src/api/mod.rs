@@ -36,8 +36,7 @@
 //! assert_eq!(rec.moves.len(), 2);
 //! ```
 
-use std::fmt::Display;
-use std::ops::{Bound, RangeBounds, RangeInclusive};
+use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 
@@ -95,24 +94,7 @@ impl Boards for InputFile {
     }
 }
 
-/// The input error of a value outside its range, naming the request's field:
-/// `field: value, must be LO to HI` (or `must be at least LO`, `at most HI`).
-fn check_range<T: PartialOrd + Display>(
-    field: &str,
-    value: T,
-    range: impl RangeBounds<T>,
-) -> Result<(), Error> {
-    if range.contains(&value) {
-        return Ok(());
-    }
-    let rule = match (range.start_bound(), range.end_bound()) {
-        (Bound::Included(lo), Bound::Included(hi)) => format!("must be {lo} to {hi}"),
-        (Bound::Included(lo), Bound::Unbounded) => format!("must be at least {lo}"),
-        (Bound::Unbounded, Bound::Included(hi)) => format!("must be at most {hi}"),
-        _ => "is out of range".to_string(),
-    };
-    Err(Error::input(format!("{field}: {value}, {rule}")))
-}
+pub(crate) use bits::job::check_range;
 
 /// Moves as `[x, y]` pairs (the JSON form of the responses).
 fn pairs(moves: &[trace::Move]) -> Vec<[u8; 2]> {

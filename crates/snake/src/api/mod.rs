@@ -37,9 +37,6 @@ pub use play::{ReplayResponse, WatchRequest, WatchResponse};
 pub use text::frame_text;
 pub use tournament::{tournament, Row, TournamentRequest, TournamentResponse};
 
-use std::fmt::Display;
-use std::ops::{Bound, RangeBounds};
-
 use serde::{Deserialize, Serialize};
 
 use crate::{Config, PlayerKind, Size};
@@ -85,24 +82,7 @@ fn parse_player(field: &str, s: &str) -> Result<PlayerKind, Error> {
     s.parse().map_err(|e: String| Error::input(format!("{field}: {e}")))
 }
 
-/// The input error of a value outside its range, naming the request's field:
-/// `field: value, must be LO to HI` (or `must be at least LO`, `at most HI`).
-fn check_range<T: PartialOrd + Display>(
-    field: &str,
-    value: T,
-    range: impl RangeBounds<T>,
-) -> Result<(), Error> {
-    if range.contains(&value) {
-        return Ok(());
-    }
-    let rule = match (range.start_bound(), range.end_bound()) {
-        (Bound::Included(lo), Bound::Included(hi)) => format!("must be {lo} to {hi}"),
-        (Bound::Included(lo), Bound::Unbounded) => format!("must be at least {lo}"),
-        (Bound::Unbounded, Bound::Included(hi)) => format!("must be at most {hi}"),
-        _ => "is out of range".to_string(),
-    };
-    Err(Error::input(format!("{field}: {value}, {rule}")))
-}
+pub(crate) use bits::job::check_range;
 
 /// The statistics of the snake verbs, from `trials`.
 mod stats {

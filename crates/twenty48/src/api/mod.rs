@@ -37,8 +37,7 @@
 //! assert_eq!(twenty48::replay(rec).unwrap().score, res.games[0].score);
 //! ```
 
-use std::fmt::Display;
-use std::ops::{Bound, RangeBounds, RangeFrom, RangeInclusive};
+use std::ops::{RangeFrom, RangeInclusive};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -268,24 +267,7 @@ pub fn load_starts(name: &str, text: &str) -> Result<Vec<crate::Board>, Error> {
     crate::multistage::parse_starts(text).map_err(|e| Error::input(format!("{name}: {e}")))
 }
 
-/// The input error of a value outside its range, naming the request's field:
-/// `field: value, must be LO to HI` (or `must be at least LO`).
-pub(crate) fn check_range<T: PartialOrd + Display>(
-    field: &str,
-    value: T,
-    range: impl RangeBounds<T>,
-) -> Result<(), Error> {
-    if range.contains(&value) {
-        return Ok(());
-    }
-    let rule = match (range.start_bound(), range.end_bound()) {
-        (Bound::Included(lo), Bound::Included(hi)) => format!("must be {lo} to {hi}"),
-        (Bound::Included(lo), Bound::Unbounded) => format!("must be at least {lo}"),
-        (Bound::Unbounded, Bound::Included(hi)) => format!("must be at most {hi}"),
-        _ => "is out of range".to_string(),
-    };
-    Err(Error::input(format!("{field}: {value}, {rule}")))
-}
+pub(crate) use bits::job::check_range;
 
 /// The number of workers a batch of `items` runs on in the current rayon pool.
 fn workers(items: usize) -> usize {
