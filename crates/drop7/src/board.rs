@@ -480,6 +480,15 @@ impl fmt::Display for Position {
     }
 }
 
+/// The highest level a position may start at. A game gains a level every 5 to 30 drops, so
+/// no game reaches it, and a position's level plus a game's can never overflow its `u32`.
+pub const MAX_LEVEL: u32 = 1_000_000;
+
+/// The highest score a position may start at: `2^53 - 1`, the largest integer that every
+/// JSON reader keeps exact. A turn scores at most a few million points, so a game's points
+/// on top of it can never overflow its `u64`.
+pub const MAX_SCORE: u64 = (1 << 53) - 1;
+
 impl FromStr for Position {
     type Err = ParseError;
 
@@ -502,7 +511,13 @@ impl FromStr for Position {
                         }
                     }
                     "level" => {
-                        level = Some(v.parse::<u32>().ok().filter(|&l| l >= 1).ok_or_else(bad)?)
+                        let l = v.parse::<u32>().ok().filter(|&l| l >= 1).ok_or_else(bad)?;
+                        if l > MAX_LEVEL {
+                            return Err(ParseError::BadField(format!(
+                                "{tok} (a level is at most {MAX_LEVEL})"
+                            )));
+                        }
+                        level = Some(l)
                     }
                     "drops" => {
                         drops = Some(
@@ -512,7 +527,15 @@ impl FromStr for Position {
                                 .ok_or_else(bad)?,
                         )
                     }
-                    "score" => score = Some(v.parse::<u64>().map_err(|_| bad())?),
+                    "score" => {
+                        let n = v.parse::<u64>().map_err(|_| bad())?;
+                        if n > MAX_SCORE {
+                            return Err(ParseError::BadField(format!(
+                                "{tok} (a score is at most {MAX_SCORE})"
+                            )));
+                        }
+                        score = Some(n)
+                    }
                     _ => return Err(bad()),
                 }
             } else {

@@ -618,15 +618,14 @@ proptest! {
 
 const EMPTY: &str = "......./......./......./......./......./......./.......";
 
-/// Defect: a position (or a record's start) whose score or level is at the top of its type
-/// overflows in the engine (`attempt to add with overflow`, engine.rs `self.score += pts` and
-/// `self.level += 1`; debug and test builds panic, release builds wrap): `decide` on
-/// `EMPTY next=1 level=1 drops=5 score=18446744073709551615` (the 1 pops) or on
-/// `EMPTY next=3 level=4294967295 drops=1 score=0` (the level ends), and `replay` of a record
-/// starting there. Both parse as valid positions.
+/// Regression: a position (or a record's start) whose score or level was at the top of its
+/// type overflowed in the engine (`attempt to add with overflow` at `self.score += pts` and
+/// `self.level += 1`): `decide` on `EMPTY next=1 level=1 drops=5 score=18446744073709551615`
+/// (the 1 pops) or on `EMPTY next=3 level=4294967295 drops=1 score=0` (the level ends), and
+/// `replay` of a record starting there. Positions now start at most at `MAX_SCORE` and
+/// `MAX_LEVEL`, and a game played from the top of both does not overflow.
 #[test]
-#[ignore = "defect: a score or level at the top of its type overflows (decide, replay)"]
-fn defect_a_score_or_level_at_its_top_overflows() {
+fn a_score_or_level_at_its_top_is_refused() {
     let record = serde_json::json!({
         "rules": {"mode": "hardcore", "gray_share": [1, 8],
                   "fatal_rise_bonus": false, "rise_chain_continues": true},
@@ -650,6 +649,18 @@ fn defect_a_score_or_level_at_its_top_overflows() {
         let e = decide(&req, Control::new()).err().unwrap();
         assert!(one_line_input(&e), "{tail}: {e:?}");
     }
+    let top = format!(
+        "{EMPTY} next=1 level={} drops=1 score={}",
+        drop7::board::MAX_LEVEL,
+        drop7::board::MAX_SCORE
+    );
+    let req = DecideRequest { position: top.clone(), search };
+    assert!(decide(&req, Control::new()).is_ok(), "{top}");
+    let mut p: drop7::Position = top.parse().unwrap();
+    let rules = drop7::Rules::new(drop7::Mode::Normal);
+    let mut draws = drop7::engine::RandomDraws::new(&rules, 1);
+    p.play(&rules, 0, &mut draws).unwrap();
+    assert!(p.score > drop7::board::MAX_SCORE && p.level == drop7::board::MAX_LEVEL + 1);
 }
 
 /// Defect: a `play` request whose shard is outside `1 <= k <= n` (its fields are public and

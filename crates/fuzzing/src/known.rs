@@ -26,24 +26,7 @@ pub struct Known {
 }
 
 /// Every known defect.
-pub const KNOWN: &[Known] = &[
-    Known {
-        targets: &["tetris_fumen", "router_tetris"],
-        location: Some("fumen-0.1.2/src/lib.rs"),
-        message: None,
-        about: "malformed fumen data panics in the fumen crate's decoder (subtraction overflow, \
-                index out of bounds) instead of being refused: tetris::fumen_io::decode_board, \
-                `tetris pc --fumen`, the live setup.fumen (the ignored test \
-                defect_a_bad_fumen_panics_pc_and_the_live_setup in crates/tetris)",
-    },
-    Known {
-        targets: &["snake_record", "router_snake"],
-        location: Some("snake/src/cells.rs"),
-        message: Some("at most 1024 cells"),
-        about: "a Snake record whose config.size is past 32x32 (read without Size's check) \
-                panics in frames (unrecord): a panic in POST /api/snake/frames",
-    },
-];
+pub const KNOWN: &[Known] = &[];
 
 /// The known defect of `target` that a panic with `message` at `location` shows, if any.
 pub fn known(target: &str, message: &str, location: &str) -> Option<&'static Known> {

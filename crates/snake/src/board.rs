@@ -33,11 +33,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::cells::{Cells, MAX_SIDE};
 
-/// A board size, each side `1..=32`, at least 2 cells.
+/// A board size, each side `1..=32`, at least 2 cells. Read from JSON (`{"w": 10, "h": 10}`)
+/// through [`Size::new`]'s check, so no record can carry a size outside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "SizeFields")]
 pub struct Size {
     w: u8,
     h: u8,
+}
+
+/// [`Size`]'s fields as they are written, before the check.
+#[derive(Deserialize)]
+struct SizeFields {
+    w: u8,
+    h: u8,
+}
+
+impl TryFrom<SizeFields> for Size {
+    type Error = String;
+    fn try_from(f: SizeFields) -> Result<Size, String> {
+        Size::new(usize::from(f.w), usize::from(f.h))
+    }
 }
 
 impl Size {

@@ -43,6 +43,21 @@ fn every_player_finishes_on_every_narrow_board() {
     }
 }
 
+/// Regression: a record whose `config.size` is past 32x32 was read without `Size`'s check and
+/// panicked in `frames` ("at most 1024 cells"); sizes are now checked as they are read.
+#[test]
+fn a_record_of_a_size_past_32x32_is_refused() {
+    for size in [r#"{"w":6,"h":255}"#, r#"{"w":0,"h":3}"#, r#"{"w":1,"h":1}"#, r#"{"w":33,"h":2}"#]
+    {
+        let text = format!(
+            r#"{{"config":{{"size":{size},"start_x":3,"start_y":3,"start_len":1,"stall_limit":1000}},"seed":7,"player":"hand","moves":"","fruits":[0],"score":0,"status":"Running"}}"#
+        );
+        let e = bits::live::read_record::<Snake>(&text, 0, &[]).map(|_| ()).unwrap_err();
+        assert!(one_line_input(&e), "{size}: {e:?}");
+        assert!(e.to_string().contains("each side") || e.to_string().contains("2 cells"), "{e}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 

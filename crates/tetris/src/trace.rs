@@ -120,11 +120,18 @@ pub fn verify(
     solution: &Solution,
 ) -> Result<Vec<bool>, VerifyError> {
     let err = |step: usize, message: String| VerifyError { step, message };
-    let (holds, board, hs) = replay_steps(req, kicks, solution)?;
+    let (holds, board, hs, rows) = replay_steps(req, kicks, solution)?;
     if !board.is_empty() {
         return Err(err(
             solution.steps.len(),
-            format!("the field is not empty at the end:\n{board}"),
+            format!("the field is not empty at the end: {}", one_line(&board)),
+        ));
+    }
+    if rows != 0 {
+        let h = solution.height;
+        return Err(err(
+            solution.steps.len(),
+            format!("the placements clear {} lines, not the {h} of a {h}-line PC", h - rows),
         ));
     }
     if let Some(want) = req.save_hold {
@@ -144,16 +151,21 @@ pub fn verify_steps(
     kicks: &KickTable,
     solution: &Solution,
 ) -> Result<(Vec<bool>, Board), VerifyError> {
-    replay_steps(req, kicks, solution).map(|(holds, board, _)| (holds, board))
+    replay_steps(req, kicks, solution).map(|(holds, board, _, _)| (holds, board))
 }
 
-/// The steps of `solution` replayed: the hold presses, the field after them and the hold
-/// state.
+/// A field on one line, its rows top first between `/` (for one-line errors).
+pub fn one_line(board: &Board) -> String {
+    board.to_string().trim_end().replace('\n', "/")
+}
+
+/// The steps of `solution` replayed: the hold presses, the field after them, the hold
+/// state and the PC's rows left to clear.
 fn replay_steps<'q>(
     req: &'q PcRequest,
     kicks: &KickTable,
     solution: &Solution,
-) -> Result<(Vec<bool>, Board, HoldState<'q>), VerifyError> {
+) -> Result<(Vec<bool>, Board, HoldState<'q>, u32), VerifyError> {
     let err = |step: usize, message: String| VerifyError { step, message };
     let mut board = req.board;
     let h = solution.height;
@@ -178,8 +190,9 @@ fn replay_steps<'q>(
             return Err(err(
                 i,
                 format!(
-                    "{} at {cells:?} is not a reachable resting placement below row {rows} on\n{board}",
-                    s.piece
+                    "{} at {cells:?} is not a reachable resting placement below row {rows} on {}",
+                    s.piece,
+                    one_line(&board)
                 ),
             ));
         }
@@ -188,5 +201,5 @@ fn replay_steps<'q>(
         }
         rows -= board.clear_lines();
     }
-    Ok((holds, board, hs))
+    Ok((holds, board, hs, rows))
 }

@@ -41,29 +41,6 @@ fn known_field_dump(e: &Error) -> bool {
         && lines.all(|l| l.len() == 10 && l.chars().all(|c| c == '.' || c == '#'))
 }
 
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the fumen decodes without a panic (the known defect of
-/// [`defect_a_bad_fumen_panics_pc_and_the_live_setup`]: such cases are skipped). The panic is
-/// caught quietly; other threads' panics still print.
-fn fumen_decodes(f: &str) -> bool {
-    static HOOK: OnceLock<()> = OnceLock::new();
-    HOOK.get_or_init(|| {
-        let default = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(|q| q.get()) {
-                default(info);
-            }
-        }));
-    });
-    QUIET.with(|q| q.set(true));
-    let ok = std::panic::catch_unwind(|| tetris::fumen_io::decode_board(f)).is_ok();
-    QUIET.with(|q| q.set(false));
-    ok
-}
-
 /// The field of `bitarcade tetris pc`'s help example (a 4-line PC with LJSZIOT).
 const FIELD: &str = "X.........\nX.........\nXXX...X...\nXXX..XXX..\n";
 
@@ -347,7 +324,6 @@ proptest! {
             fumen: fumen.map(|f| f.text()), kicks, kick_table, height, min_height,
             save_hold: save_hold.flatten(), node_limit: Some(node_limit),
         };
-        prop_assume!(req.fumen.as_deref().is_none_or(fumen_decodes));
         match pc(&req, Control::new()) {
             Ok(out) => {
                 prop_assert_eq!(out.report.found, out.record.is_some());
@@ -413,7 +389,6 @@ proptest! {
         setup in setup(), seed in any::<u64>(), moves in moves(), search in search(),
         max_moves in 0u64..=16,
     ) {
-        prop_assume!(setup.fumen.as_deref().is_none_or(fumen_decodes));
         let from = PositionRequest::<Tetris> { setup, seed, moves, ..Default::default() };
         let caps = Caps::default();
         if let Err(e) = position(&from, Control::new()) {
@@ -453,7 +428,6 @@ proptest! {
         picks in prop::collection::vec(any::<usize>(), 0..8),
         last in moves(), node_limit in 1u64..=2_000, max_moves in 0u64..=16,
     ) {
-        prop_assume!(setup.fumen.as_deref().is_none_or(fumen_decodes));
         let mut from = PositionRequest::<Tetris> { setup, seed, ..Default::default() };
         for p in picks {
             let Ok(pos) = position(&from, Control::new()) else { break };
@@ -520,16 +494,16 @@ proptest! {
     }
 }
 
-/// Defect: malformed fumen data panics inside the `fumen` crate's decoder (0.1.2: unchecked
-/// subtraction and indexing) instead of being refused as `--fumen` / `setup.fumen` input.
+/// Regression: malformed fumen data panicked inside the `fumen` crate's decoder (0.1.2:
+/// unchecked subtraction and indexing) instead of being refused as `--fumen` / `setup.fumen`
+/// input; the first page is now read by our own decoder.
 /// `v115@vD`: a field delta below 8 (lib.rs:207); `v115@vhAh3B`: a piece above row 22
 /// (lib.rs:244); `v115@vhAXuB`: an S on row 0 facing north (lib.rs:257); `v115@vhAFwBA`: a T
 /// on row 0 facing south, then a second page (an index out of bounds at lib.rs:375, which
 /// panics in release builds too).
 #[test]
-#[ignore = "defect: a malformed fumen panics in the fumen crate's decoder (pc, setup.fumen)"]
-fn defect_a_bad_fumen_panics_pc_and_the_live_setup() {
-    for f in ["v115@vD", "v115@vhAh3B", "v115@vhAXuB", "v115@vhAFwBA"] {
+fn a_bad_fumen_is_refused_by_pc_and_the_live_setup() {
+    for f in ["v115@vD", "v115@vhA", "v115@vh!AgH", "v115@AAAAAAAA"] {
         let req = PcSolveRequest {
             queue: "I".into(),
             fumen: Some(f.into()),
@@ -544,12 +518,11 @@ fn defect_a_bad_fumen_panics_pc_and_the_live_setup() {
     }
 }
 
-/// Defect: `replay` of a record that does not replay answers a `Failed` whose message prints
-/// the field on the lines after the first (`... on\n..........\n`, `the field is not empty
-/// at the end:\n#.........\n`); the contract's `frames` flattens the same message to one line.
+/// Regression: `replay` of a record that does not replay answered a `Failed` whose message
+/// printed the field on the lines after the first; fields in errors are now written on one
+/// line, rows top first between `/`.
 #[test]
-#[ignore = "defect: replay's errors print the field on more lines (multi-line Failed)"]
-fn defect_replay_errors_print_the_field_on_more_lines() {
+fn replay_errors_print_the_field_on_one_line() {
     let kick_table = tetris::KickTable::named("srs+").unwrap().to_text();
     let vertical_i = tetris::api::StepOut {
         piece: "I".into(),
@@ -589,13 +562,11 @@ fn defect_replay_errors_print_the_field_on_more_lines() {
     }
 }
 
-/// Defect: `replay` does not check a record's height against the lines its placements clear:
-/// a 2-line PC recorded as a 4-line one answers `ok: 5 placements replay to an empty field
-/// (4-line PC)`, and a record without placements on an empty field answers `ok: 0 placements
-/// ... (2-line PC)`, though no line was cleared. (`frames` refuses the second.)
+/// Regression: `replay` did not check a record's height against the lines its placements
+/// clear: a 2-line PC recorded as a 4-line one, and a record without placements on an empty
+/// field, replayed as PCs.
 #[test]
-#[ignore = "defect: replay accepts a perfect clear recorded with another height (or none)"]
-fn defect_replay_accepts_a_perfect_clear_of_another_height() {
+fn replay_refuses_a_perfect_clear_of_another_height() {
     let req = PcSolveRequest {
         queue: "IIOOO".into(),
         height: Some(2),
@@ -616,12 +587,10 @@ fn defect_replay_accepts_a_perfect_clear_of_another_height() {
     }
 }
 
-/// Defect: `replay` reads a record's `hold` (and `save_hold`) of several letters as its first
-/// letter (`"LI"` as L), where `pc` (`--hold takes one piece letter`) and the contract's
-/// `frames` (`setup.hold: one piece letter`) refuse it.
+/// Regression: `replay` read a record's `hold` (and `save_hold`) of several letters as its
+/// first letter (`"LI"` as L), where `pc` and the contract's `frames` refuse it.
 #[test]
-#[ignore = "defect: replay reads a hold of several letters as its first letter"]
-fn defect_replay_reads_a_hold_of_several_letters_as_its_first() {
+fn replay_refuses_a_hold_of_several_letters() {
     let req = PcSolveRequest {
         queue: "IIOOO".into(),
         height: Some(2),

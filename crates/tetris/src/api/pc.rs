@@ -284,11 +284,9 @@ pub(super) fn replay_record(
     let queue = parse_queue(&rec.queue).map_err(|e| bad(format!("queue: {e}")))?;
     let piece = |s: &Option<String>, what: &str| -> Result<Option<Piece>, Error> {
         s.as_deref()
-            .map(|s| {
-                parse_queue(s)
-                    .ok()
-                    .and_then(|q| q.first().copied())
-                    .ok_or_else(|| bad(format!("{what}: not a piece: {s:?}")))
+            .map(|s| match parse_queue(s).as_deref() {
+                Ok([p]) => Ok(*p),
+                _ => Err(bad(format!("{what}: one piece letter (I O T S Z J L), got {s:?}"))),
             })
             .transpose()
     };
