@@ -20,3 +20,7 @@ fi
 cd crates/arcade/e2e
 npm ci --no-audit --no-fund --loglevel=error
 CHROMIUM="$(command -v chromium)" npm test
+
+echo "== the JSON API under schemathesis (driven by /api/openapi.json)"
+cd ../../..
+scripts/api-fuzz.sh

@@ -33,7 +33,7 @@ use crate::routes::{pooled, record_file, streamed_within, Body, Params};
 use crate::{ApiError, AppState};
 
 /// One game the arcade serves: its route name, its title, and how its records are told apart.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
 pub struct GameInfo {
     /// The route name (`/api/{name}/...`, `#/{name}`).
     pub name: &'static str,
@@ -57,6 +57,7 @@ pub const GAMES: &[GameInfo] =
 pub fn all() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/games", get(|| async { Json(GAMES) }))
+        .route("/api/openapi.json", get(|| async { Json(crate::openapi::document()) }))
         .nest("/api/samegame", routes::<SameGame>())
         .nest("/api/tetris", routes::<Tetris>())
         .nest("/api/drop7", routes::<Drop7>())

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod games;
+pub mod openapi;
 pub mod pool;
 mod routes;
 

@@ -155,6 +155,38 @@ impl<'a> Control<'a> {
         }
     }
 
+    /// Runs `f` with a control that also stops once `cap` has passed (`None`: no time cap):
+    /// a watcher thread sets a flag of its own when the time is up or when `self` is
+    /// aborted, checking every 5 ms. For solvers that stop on the abort flag with the best
+    /// answer found so far, this gives them a time budget per decision.
+    pub fn within<T>(
+        self,
+        cap: Option<std::time::Duration>,
+        f: impl FnOnce(Control<'_>) -> T,
+    ) -> T {
+        let Some(end) = cap.and_then(|c| std::time::Instant::now().checked_add(c)) else {
+            return f(self);
+        };
+        let stop = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        let outer = self.abort;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    let asked = outer.is_some_and(|a| a.load(Ordering::Relaxed));
+                    if asked || std::time::Instant::now() >= end {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            });
+            let out = f(self.with_abort(&stop));
+            done.store(true, Ordering::Relaxed);
+            out
+        })
+    }
+
     /// Reports progress (does nothing without a callback).
     pub fn report(&self, p: Progress) {
         if let Some(f) = self.progress {
@@ -408,6 +440,27 @@ impl FromStr for Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `within` stops a verb that waits on its abort flag once the cap has passed, passes
+    /// the caller's abort through, and changes nothing without a cap.
+    #[test]
+    fn within_stops_at_the_cap_and_on_the_callers_abort() {
+        use std::time::{Duration, Instant};
+        let spin = |c: Control| {
+            let t = Instant::now();
+            while !c.aborted() && t.elapsed() < Duration::from_secs(20) {
+                std::thread::yield_now();
+            }
+            t.elapsed()
+        };
+        let took = Control::new().within(Some(Duration::from_millis(50)), spin);
+        assert!(took >= Duration::from_millis(50) && took < Duration::from_secs(10), "{took:?}");
+        let flag = AtomicBool::new(true);
+        let took = Control::new().with_abort(&flag).within(Some(Duration::from_secs(60)), spin);
+        assert!(took < Duration::from_secs(10), "{took:?}");
+        let out = Control::new().within(None, |c| c.aborted());
+        assert!(!out);
+    }
 
     #[test]
     fn shards_concatenate_into_the_whole_batch() {

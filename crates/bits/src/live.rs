@@ -26,6 +26,7 @@
 use std::fmt::{self, Debug, Display};
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +34,7 @@ use crate::job::{Control, Error, Step};
 
 /// The limits a front end puts on a solver, whatever the request asks. Each game clamps its
 /// own search settings by them ([`Game::cap`]).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Caps {
     /// Most search nodes per decision.
     pub nodes: u64,
@@ -75,7 +76,7 @@ impl Caps {
 }
 
 /// Where a game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Moves can still be played.
@@ -87,7 +88,7 @@ pub enum Phase {
 }
 
 /// How a game stands: the phase, a short code for programs, and a sentence for people.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Status {
     /// Playing, won or over.
     pub phase: Phase,
@@ -121,7 +122,8 @@ impl Display for Status {
 }
 
 /// Serde for `u64` seeds as decimal strings (a browser's numbers lose digits past 2^53);
-/// numbers are read too. Use with `#[serde(with = "bits::live::seed")]`.
+/// numbers are read too. Use with `#[serde(with = "bits::live::seed")]` and
+/// `#[schemars(schema_with = "bits::live::seed::schema")]`.
 pub mod seed {
     use serde::de::{self, Visitor};
     use serde::{Deserializer, Serializer};
@@ -167,6 +169,18 @@ pub mod seed {
         d.deserialize_any(Seed)
     }
 
+    /// The JSON schema of a seed: a string of digits, or a whole number, from 0 to 2^64-1.
+    /// Use with `#[schemars(schema_with = "bits::live::seed::schema")]`.
+    pub fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A seed from 0 to 18446744073709551615, as a string of digits (exact in every JSON reader) or a whole number",
+            "anyOf": [
+                {"type": "string", "pattern": "^[0-9]{1,20}$"},
+                {"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64}
+            ]
+        })
+    }
+
     /// The same for an optional seed (`null` or absent is `None`).
     pub mod opt {
         use serde::{Deserialize, Deserializer, Serializer};
@@ -179,6 +193,11 @@ pub mod seed {
             }
         }
 
+        /// The JSON schema of an optional seed: [`super::schema`] or `null`.
+        pub fn schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            schemars::json_schema!({"anyOf": [super::schema(g), {"type": "null"}]})
+        }
+
         /// Reads `null`, a string or a number.
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
             #[derive(Deserialize)]
@@ -189,7 +208,7 @@ pub mod seed {
 }
 
 /// One legal move's value, as the game's solver sees it (higher is better).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MoveValue {
     /// The move, in the game's notation.
     #[serde(rename = "move")]
@@ -199,7 +218,7 @@ pub struct MoveValue {
 }
 
 /// What a game's solver answers for a position.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Hint<D> {
     /// The solver's move, in the game's notation.
     #[serde(rename = "move")]
@@ -233,21 +252,21 @@ pub trait Game: Sized + 'static {
     const SEP: &'static str;
 
     /// Board and rules: what stays the same through a game (`Default`: the CLI's defaults).
-    type Setup: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+    type Setup: Serialize + DeserializeOwned + JsonSchema + Default + Clone + Debug + Send + Sync;
     /// One move; `Display` and `FromStr` are the game's move notation.
     type Move: Clone + PartialEq + Debug + Display + FromStr<Err = String> + Send + Sync;
     /// A game in progress, on the checked engine.
     type State: Clone + Send;
     /// The whole position, structured (cells as arrays, the text form beside them).
-    type Snapshot: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    type Snapshot: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send;
     /// One entry of a timeline (may be more compact than a snapshot).
-    type Frame: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+    type Frame: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + PartialEq + Send;
     /// The game's record, exactly as the CLI's `--record` writes it.
-    type Record: Serialize + DeserializeOwned + Clone + Debug + Send;
+    type Record: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send;
     /// The solver's settings for [`hint`] and [`auto`] (`Default`: the CLI's).
-    type Search: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+    type Search: Serialize + DeserializeOwned + JsonSchema + Default + Clone + Debug + Send + Sync;
     /// What a hint gives beyond the move and the values.
-    type Detail: Serialize + DeserializeOwned + Clone + Debug + Send;
+    type Detail: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send;
 
     /// The longest move list a request may hold.
     const MAX_MOVES: usize;
@@ -295,13 +314,15 @@ pub trait Game: Sized + 'static {
 }
 
 /// A game as a front end holds it: its setup, its seed, and the moves so far.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(default, bound = "")]
+#[schemars(bound = "")]
 pub struct PositionRequest<G: Game> {
     /// Board and rules.
     pub setup: G::Setup,
     /// The seed (a string, or a number below 2^53).
     #[serde(with = "seed")]
+    #[schemars(schema_with = "seed::schema")]
     pub seed: u64,
     /// The moves played, in the game's notation.
     pub moves: String,
@@ -346,8 +367,9 @@ impl<G: Game> Debug for PositionRequest<G> {
 }
 
 /// The answer to [`position`].
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(bound = "")]
+#[schemars(bound = "")]
 pub struct PositionResponse<G: Game> {
     /// The game's name.
     pub game: String,
@@ -355,6 +377,7 @@ pub struct PositionResponse<G: Game> {
     pub setup: G::Setup,
     /// The seed.
     #[serde(with = "seed")]
+    #[schemars(schema_with = "seed::schema")]
     pub seed: u64,
     /// The moves, in the game's notation as written back.
     pub moves: String,
@@ -374,7 +397,7 @@ pub struct PositionResponse<G: Game> {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<G::Frame>,
     /// With `record`: the game's record.
-    #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<G::Record>,
 }
 
@@ -388,10 +411,6 @@ impl<G: Game> Debug for PositionResponse<G> {
             .field("status", &self.status)
             .finish()
     }
-}
-
-fn none<T>() -> Option<T> {
-    None
 }
 
 /// Parses a move list in `G`'s notation; a bad move is an input error naming it.
@@ -517,8 +536,9 @@ pub fn record<G: Game>(req: &PositionRequest<G>, ctl: Control) -> Result<G::Reco
 }
 
 /// A record to load: one record, or a list of them with `index` picking one.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
+#[schemars(bound = "R: JsonSchema + Default + Serialize")]
 pub struct FramesRequest<R> {
     /// The record (any JSON: it is read as `G`'s record, or named as another game's).
     pub record: R,
@@ -609,8 +629,9 @@ pub fn is_record<G: Game>(text: &str) -> bool {
 }
 
 /// The answer to [`frames`]: the game of the record and every position of it.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(bound = "")]
+#[schemars(bound = "")]
 pub struct FramesResponse<G: Game> {
     /// The game as a position request would name it (its `frames` filled in).
     #[serde(flatten)]
@@ -637,8 +658,9 @@ pub fn frames<G: Game>(
 }
 
 /// A hint request: the position and the search.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(default, bound = "")]
+#[schemars(bound = "")]
 pub struct HintRequest<G: Game> {
     /// The position.
     pub from: PositionRequest<G>,
@@ -701,7 +723,7 @@ pub fn hint<G: Game>(
 }
 
 /// Why an [`auto`] run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// The game ended (its status says how).
@@ -715,8 +737,9 @@ pub enum Stop {
 }
 
 /// An auto request: the position, the search, and how many moves at most.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(default, bound = "")]
+#[schemars(bound = "")]
 pub struct AutoRequest<G: Game> {
     /// The position it starts from.
     pub from: PositionRequest<G>,
@@ -757,8 +780,9 @@ impl<G: Game> Clone for AutoRequest<G> {
 }
 
 /// The answer to [`auto`].
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(bound = "")]
+#[schemars(bound = "")]
 pub struct AutoResponse<G: Game> {
     /// Moves the solver played.
     pub played: u64,

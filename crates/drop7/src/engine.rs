@@ -80,7 +80,17 @@ pub fn chain_value(n: u32) -> u64 {
 }
 
 /// The game mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Normal: `drops(L) = max(31 - L, 5)`, level bonus 7,000, a share of gray next discs.
@@ -104,7 +114,17 @@ impl std::str::FromStr for Mode {
 }
 
 /// The rules of a game: the mode and every disputed rule as a named switch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct Rules {
     /// The mode.
     pub mode: Mode,

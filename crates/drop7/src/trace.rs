@@ -12,7 +12,7 @@ use crate::board::{Disc, Position};
 use crate::engine::{ListDraws, Rules, Turn};
 
 /// One turn of a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TurnRecord {
     /// The disc dropped: `1`-`7` or `#`.
     pub disc: String,
@@ -29,7 +29,7 @@ pub struct TurnRecord {
 }
 
 /// A whole game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GameRecord {
     /// The rules played.
     pub rules: Rules,

@@ -14,6 +14,10 @@ pub enum Points {
     NTimesNMinusOne,
 }
 
+/// The clear bonuses a game may be scored with: a billion either way, far past any board's
+/// points, so that no score (a sum of group points and one bonus) can overflow.
+pub const CLEAR_BONUS: std::ops::RangeInclusive<i64> = -1_000_000_000..=1_000_000_000;
+
 /// The rules a game is scored under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {

@@ -62,11 +62,12 @@ pub fn verify(
 }
 
 /// The rules as written in a record.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct RulesRecord {
     /// `(n-2)^2`, `(n-1)^2` or `n(n-1)`.
     pub points: String,
-    /// Bonus for an empty board.
+    /// Bonus for an empty board (-1,000,000,000 to 1,000,000,000).
+    #[schemars(range(min = -1_000_000_000, max = 1_000_000_000))]
     pub clear_bonus: i64,
     /// Smallest removable group.
     pub min_group: u32,
@@ -88,6 +89,10 @@ impl TryFrom<&RulesRecord> for Rules {
         if r.min_group < 2 {
             return Err(format!("min_group {} is below 2", r.min_group));
         }
+        if !crate::rules::CLEAR_BONUS.contains(&r.clear_bonus) {
+            let (lo, hi) = (crate::rules::CLEAR_BONUS.start(), crate::rules::CLEAR_BONUS.end());
+            return Err(format!("clear_bonus {} is outside {lo} to {hi}", r.clear_bonus));
+        }
         Ok(Rules {
             points: r.points.parse::<Points>()?,
             clear_bonus: r.clear_bonus,
@@ -97,7 +102,7 @@ impl TryFrom<&RulesRecord> for Rules {
 }
 
 /// One recorded move.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct MoveRecord {
     /// Column from the left.
     pub x: u8,
@@ -110,7 +115,7 @@ pub struct MoveRecord {
 }
 
 /// A whole game.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Record {
     /// Always `"samegame"`.
     pub game: String,

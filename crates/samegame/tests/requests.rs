@@ -97,7 +97,7 @@ proptest! {
         board in prop::option::of(board_text()), seed in any::<u64>(),
         moves in prop_oneof![6 => Just(String::new()), 1 => "([0-9]\\.[0-9]-){1,4}", 1 => "([0-9]{1,2}\\.[0-9]{1,2}|x|\\.|-){1,8}"],
         points in prop_oneof![12 => 0usize..3, 1 => 3usize..5],
-        min_group in prop_oneof![12 => 2u32..=4, 1 => 0u32..=1], clear_bonus in -5i64..5000,
+        min_group in prop_oneof![12 => 2u32..=4, 1 => 0u32..=1], clear_bonus in prop_oneof![8 => -5i64..5000, 1 => any::<i64>()],
         method in prop_oneof![12 => prop::sample::select(vec![0usize, 3, 4]), 1 => 1usize..=2],
         bwidth in prop::option::of(0usize..=8),
         level in prop_oneof![12 => 1u32..=3, 1 => Just(0u32), 1 => 4u32..=9],
@@ -111,7 +111,7 @@ proptest! {
             Err(e) => prop_assert!(one_line_input(&e), "{from:?}: {e:?}"),
         }
         let search = Search {
-            goal: SolveGoal::Score, search: METHODS[method], width: bwidth, level, iterations, seed,
+            goal: SolveGoal::Score, search: METHODS[method], width: bwidth, level, iterations, seed, millis: None,
         };
         let caps = Caps { width: 12, ..Caps::default() };
         if let Err(e) = hint(&HintRequest { from: from.clone(), search: search.clone() }, &caps, Control::new()) {
@@ -122,5 +122,49 @@ proptest! {
             Ok(a) => prop_assert!(a.played <= max_moves),
             Err(e) => prop_assert!(one_line_input(&e), "{req:?}: {e:?}"),
         }
+    }
+}
+
+/// Regression: the server's `caps.millis` did not bound a SameGame hint (only the width was
+/// capped), so a wide search ran until the server's own deadline. The search now stops at the
+/// cap and answers with the best whole game found, marked `stopped`.
+#[test]
+fn a_hint_stops_at_the_time_cap_with_a_whole_game() {
+    let setup = Setup { width: 30, height: 20, colors: 5, ..Setup::default() };
+    let from = PositionRequest::<SameGame> { setup, seed: 3, ..Default::default() };
+    let search = Search { width: Some(20_000), ..Search::default() };
+    let caps = Caps { millis: 300, ..Caps::default() };
+    let started = std::time::Instant::now();
+    let h = hint(&HintRequest { from: from.clone(), search }, &caps, Control::new()).unwrap();
+    // Uncapped, this search takes minutes; the cap leaves it well under 10 s even on a
+    // loaded machine.
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(h.detail.stopped, "{}", h.solver);
+    // The plan is a whole game from the position: replayed, it ends with no group left.
+    let moves: Vec<String> = h.detail.moves.iter().map(|[x, y]| format!("{x}.{y}")).collect();
+    let end = PositionRequest::<SameGame> { moves: moves.join("-"), ..from };
+    let p = position(&end, Control::new()).unwrap();
+    assert!(p.legal.is_empty(), "{} moves left", p.legal.len());
+}
+
+/// Regression (found by schemathesis): a clear bonus near `i64::MAX` overflowed the
+/// solver's score sums (a panic, a 500 from the server). Bonuses are now -10^9 to 10^9.
+#[test]
+fn a_clear_bonus_past_a_billion_is_refused() {
+    for bonus in [i64::MAX - 1, 1_000_000_001, i64::MIN, -1_000_000_001] {
+        let mut setup = Setup::default();
+        setup.rules.clear_bonus = bonus;
+        let from = PositionRequest::<SameGame> { setup, ..Default::default() };
+        let e = position(&from, Control::new()).err().unwrap();
+        assert!(one_line_input(&e), "{bonus}: {e:?}");
+        let h = hint(
+            &HintRequest { from, search: Search::default() },
+            &Caps::default(),
+            Control::new(),
+        );
+        assert!(h.as_ref().is_err_and(one_line_input), "{bonus}: {:?}", h.err());
+        let req = SolveRequest { clear_bonus: bonus, ..SolveRequest::default() };
+        let e = solve(&req, Control::new()).err().unwrap();
+        assert!(one_line_input(&e), "{bonus}: {e:?}");
     }
 }

@@ -35,7 +35,7 @@ use crate::cells::{Cells, MAX_SIDE};
 
 /// A board size, each side `1..=32`, at least 2 cells. Read from JSON (`{"w": 10, "h": 10}`)
 /// through [`Size::new`]'s check, so no record can carry a size outside it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "SizeFields")]
 pub struct Size {
     w: u8,
@@ -43,7 +43,7 @@ pub struct Size {
 }
 
 /// [`Size`]'s fields as they are written, before the check.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 struct SizeFields {
     w: u8,
     h: u8,
@@ -223,7 +223,7 @@ impl std::str::FromStr for Dir {
 }
 
 /// Why a move ended the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Death {
     /// The head left the board.
     Wall,

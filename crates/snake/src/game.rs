@@ -14,7 +14,7 @@ use bits::Rng;
 use crate::board::{Board, Death, Dir, Moved, Size};
 
 /// How a game is set up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Config {
     /// Board size.
     pub size: Size,
@@ -70,7 +70,7 @@ impl Config {
 }
 
 /// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Status {
     /// Still being played.
     Running,

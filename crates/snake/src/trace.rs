@@ -17,7 +17,7 @@ use crate::players::Player;
 use crate::reference::RefGame;
 
 /// A complete game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Record {
     /// The setup.
     pub config: Config,

@@ -13,7 +13,9 @@ use bits::Rng;
 use crate::board::{Board, Dir, MoveError};
 
 /// How a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Moves remain.

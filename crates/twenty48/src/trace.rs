@@ -12,7 +12,7 @@ use crate::board::{Board, Dir, MoveError};
 use crate::game::{draw_spawn, Status};
 
 /// A game record; see the [module docs](self).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GameRecord {
     /// Always `"2048"`.
     pub game: String,

@@ -52,7 +52,7 @@ pub fn game_seed(seed: u64) -> u64 {
 
 /// The rules of a game, as `drop7 play`'s rule flags give them, and where its discs come
 /// from besides the seed (`Default`: the CLI's defaults, Hardcore).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Setup {
     /// `hardcore`, `normal` or `sequence` (`--mode`).
@@ -71,6 +71,7 @@ pub struct Setup {
     /// The game's stream seed itself (a record's `seed`), instead of game 0 of the seed's
     /// batch.
     #[serde(with = "bits::live::seed::opt", skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "bits::live::seed::opt::schema")]
     pub game_seed: Option<u64>,
 }
 
@@ -219,7 +220,7 @@ impl State {
 }
 
 /// A disc as a front end draws it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Piece {
     /// A numbered disc.
@@ -247,7 +248,7 @@ impl Piece {
 
 /// The whole position (also a timeline's frame): the board, the next disc, the level and the
 /// score, with the text form beside them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Snapshot {
     /// The 7 columns from the left, each its discs from the bottom up.
     pub columns: Vec<Vec<Piece>>,
@@ -280,7 +281,9 @@ impl Snapshot {
 }
 
 /// A transposition table, as `--table` names it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum TableKind {
     /// No table.
     #[serde(rename = "none")]
@@ -309,7 +312,9 @@ impl TableKind {
 }
 
 /// How a searched move that reveals grays is valued, as `--reveals` names it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Reveals {
     /// The average of `reveal_samples` samples.
@@ -321,7 +326,7 @@ pub enum Reveals {
 
 /// The expectimax of `hint` and `auto`: `drop7 play`'s search flags, typed (`Default`: the
 /// CLI's defaults). The rules come from the game's [`Setup`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Search {
     /// Moves searched, 1-6 (`--depth`); ignored under `budget`.
@@ -574,7 +579,7 @@ impl Job for AutoJob<'_, '_, '_> {
 }
 
 /// What a Drop7 hint adds: the depth searched and the search's work.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Detail {
     /// The depth of the decision (under a budget: the deepest completed).
     pub depth: u32,

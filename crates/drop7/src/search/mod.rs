@@ -56,7 +56,9 @@ pub const MAX_DEPTH: u32 = 7;
 pub const FIRST_GROWTH_PER_COLUMN: f64 = 5.0;
 
 /// How deep each decision is searched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DepthRule {
     /// Every decision `d >= 1` moves deep (0 counts as 1).
@@ -249,7 +251,17 @@ impl Draws for SearchDraws {
 }
 
 /// Work counters of a search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct Stats {
     /// Moves played (engine calls): the unit of work.
     pub moves: u64,

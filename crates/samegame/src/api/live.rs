@@ -119,7 +119,7 @@ impl Default for PositionRequest {
 }
 
 /// A removable group of a [`Frame`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GroupInfo {
     /// Its colour.
     pub color: u8,
@@ -132,7 +132,7 @@ pub struct GroupInfo {
 }
 
 /// One position of a game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Frame {
     /// The board, rows top first, one per line.
     pub board: String,
@@ -381,7 +381,7 @@ impl PlanRequest {
 }
 
 /// The answer to a [`PlanRequest`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Plan {
     /// The clicks from the position to the end of the game.
     pub moves: Vec<[u8; 2]>,
@@ -568,7 +568,7 @@ pub mod contract {
 
     /// The board and the rules; the contract's seed generates the board unless `board` is
     /// given.
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(default, deny_unknown_fields)]
     pub struct Setup {
         /// Columns of a generated board (1-64).
@@ -649,7 +649,7 @@ pub mod contract {
     }
 
     /// The solver of `hint` and `auto` (as `samegame solve`'s options).
-    #[derive(Debug, Clone, Serialize, Deserialize)]
+    #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(default, deny_unknown_fields)]
     pub struct Search {
         /// `score` (the most points) or `clear` (an empty board).
@@ -664,6 +664,10 @@ pub mod contract {
         pub iterations: u32,
         /// Seed of the playouts.
         pub seed: u64,
+        /// Longest search, in milliseconds (`None`: none; a server's cap applies on top).
+        /// Stopped there, the search answers with the best whole game it has found (the
+        /// plan says `stopped`), or an input error if it has found none yet.
+        pub millis: Option<u64>,
     }
 
     impl Default for Search {
@@ -676,6 +680,7 @@ pub mod contract {
                 level: d.level,
                 iterations: d.iterations,
                 seed: d.seed,
+                millis: None,
             }
         }
     }
@@ -698,7 +703,16 @@ pub mod contract {
     pub type Detail = super::Plan;
 
     fn plan(s: &State, search: &Search, ctl: Control) -> Result<super::Plan, Error> {
-        super::plan(&search.plan_request(s), ctl)
+        let cap = search.millis.map(std::time::Duration::from_millis);
+        match ctl.within(cap, |inner| super::plan(&search.plan_request(s), inner)) {
+            // The time cap, not the caller, stopped it before any whole game was found.
+            Err(Error::Aborted) if !ctl.aborted() => Err(Error::input(format!(
+                "search: no whole game found within the time cap of {} ms; ask for a \
+                 narrower beam or fewer iterations",
+                search.millis.unwrap_or_default()
+            ))),
+            r => r,
+        }
     }
 
     impl Game for SameGame {
@@ -808,6 +822,11 @@ pub mod contract {
             if !(1..=1000).contains(&s.iterations) {
                 return Err(Error::input("search.iterations: must be 1 to 1000"));
             }
+            if s.millis == Some(0) {
+                return Err(Error::input("search.millis: must be at least 1"));
+            }
+            let most = s.millis.unwrap_or(u64::MAX).min(caps.millis);
+            s.millis = (most != u64::MAX).then_some(most);
             Ok(())
         }
 

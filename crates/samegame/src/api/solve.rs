@@ -14,7 +14,9 @@ use crate::trace::{self, Record};
 use crate::{nested, nrpa, Points, Rules};
 
 /// The objective of `solve` (`--goal`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SolveGoal {
     /// Highest score.
@@ -38,7 +40,9 @@ pub enum SolveEval {
 }
 
 /// The search method (`--search`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Search {
     /// The two-pass parallel beam search (both goals).
@@ -233,6 +237,7 @@ impl SolveRequest {
     pub fn check(&self) -> Result<(), Error> {
         self.points.parse::<Points>().map_err(|e: String| Error::input(format!("points: {e}")))?;
         check_range("width", self.beam_width(), Self::WIDTH)?;
+        check_range("clear_bonus", self.clear_bonus, crate::rules::CLEAR_BONUS)?;
         if let Some(m) = self.min_group {
             check_range("min_group", m, Self::MIN_GROUP)?;
         }

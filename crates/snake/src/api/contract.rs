@@ -35,7 +35,7 @@ pub struct State {
 }
 
 /// The board after a move, as a timeline keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Frame {
     /// The head's cell (`y * width + x`, row 0 at the top).
     pub head: usize,
@@ -48,7 +48,7 @@ pub struct Frame {
 }
 
 /// The whole board at one position.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Snapshot {
     /// Board width.
     pub width: usize,
@@ -71,7 +71,7 @@ pub struct Snapshot {
 }
 
 /// The player of `hint` and `auto`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Search {
     /// The player, as `snake play --player` names it.
@@ -87,7 +87,7 @@ impl Default for Search {
 }
 
 /// What a hint adds: the player's moves from here until it eats, and the head's route.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Detail {
     /// Its moves until it eats the fruit, the game ends or `steps` run out.
     pub moves: String,

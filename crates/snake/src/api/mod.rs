@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Config, PlayerKind, Size};
 
 /// The board and rules shared by the playing verbs.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Setup {
     /// Board size `WxH` (each side 1..=32).

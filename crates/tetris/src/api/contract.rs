@@ -47,7 +47,7 @@ const MAX_PIECES: u32 = 1000;
 
 /// The field, the queue and the rules: the options of `bitarcade tetris pc` (the defaults
 /// are its defaults). With an empty `queue` the pieces are drawn from the seed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Setup {
     /// Starting field as text (rows top first, `.` empty, 10 per row); wins over `fumen`.
@@ -448,7 +448,7 @@ impl State {
 }
 
 /// The whole position: the zone, the pieces, the counts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Snapshot {
     /// The zone's rows left (at least one), top first, 10 cells each (1: filled).
     pub cells: Vec<[u8; 10]>,
@@ -475,7 +475,7 @@ pub struct Snapshot {
 /// The solver's limits for `hint` and `auto` (`pc`'s: no limit). [`Caps::nodes`] and
 /// [`Caps::millis`] clamp them; the other caps do not apply (the search is as deep as the
 /// PC has placements, at most [`MAX_MOVES`], has no beam, and its memo grows with the nodes).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Search {
     /// Give up after this many search nodes (`pc --node-limit`).
@@ -485,7 +485,7 @@ pub struct Search {
 }
 
 /// What a hint adds: the solver's whole perfect clear from the position.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Detail {
     /// Every placement of the perfect clear, in move notation (the first is the hint's).
     pub moves: String,

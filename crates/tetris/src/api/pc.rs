@@ -60,7 +60,7 @@ impl Default for PcSolveRequest {
 }
 
 /// One placement of a solution, as printed and recorded.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StepOut {
     /// The piece letter.
     pub piece: String,
@@ -78,7 +78,7 @@ pub struct StepOut {
 }
 
 /// A solution record (`pc --record`): the request, the kick table and the placements.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PcRecord {
     /// The starting field in text form.
     pub field: String,
@@ -101,7 +101,7 @@ pub struct PcRecord {
 }
 
 /// What `pc --json` prints.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PcReport {
     /// Whether a perfect clear was found.
     pub found: bool,

@@ -26,16 +26,17 @@ pub struct Twenty48;
 
 /// What fixes a game besides the seed: nothing, unless the spawns come from a record's own
 /// spawn seed instead of game 0 of the batch seed (as `2048 play --seed` deals them).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Setup {
     /// The spawn generator's seed itself (a record's `seed`), instead of the batch seed's.
     #[serde(with = "bits::live::seed::opt", skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "bits::live::seed::opt::schema")]
     pub spawn_seed: Option<u64>,
 }
 
 /// One position: the board in the text form, its tiles, the score.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Snapshot {
     /// The board in the text form (rows separated by `/`).
     pub board: String,
@@ -245,7 +246,7 @@ impl Game for Twenty48 {
 }
 
 /// What a 2048 hint adds: the depth searched and the nodes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Detail {
     /// Move layers of the search that chose.
     pub depth: u8,

@@ -71,7 +71,7 @@ pub const DEFAULT_BUDGET: u64 = 500_000;
 
 /// The search options of [`play`] and [`best`] (the CLI's search flags), turned into a
 /// [`SearchConfig`] by [`SearchSpec::config`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SearchSpec {
     /// Fixed search depth in move layers ([`SearchSpec::DEPTH`]); first of the depth rules.

@@ -22,7 +22,9 @@
 use crate::board::Board;
 
 /// The weights of the row heuristic; see the [module docs](self).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Params {
     /// Constant per row.
     pub base: f32,
