@@ -2,6 +2,7 @@
 
 pub mod games;
 pub mod openapi;
+mod parse_errors;
 pub mod pool;
 mod routes;
 
@@ -226,7 +227,8 @@ pub async fn serve_until(
         // Answers go out at once (no Nagle delay on small JSON replies).
         let _ = tcp.set_nodelay(true);
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
-        let conn = http.serve_connection(hyper_util::rt::TokioIo::new(tcp), service);
+        let io = hyper_util::rt::TokioIo::new(parse_errors::JsonErrors::new(tcp));
+        let conn = http.serve_connection(io, service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             let _ = conn.await;

@@ -496,3 +496,30 @@ async fn a_shutdown_stops_jobs_with_its_own_reason() {
         "{v}"
     );
 }
+
+/// Requests hyper refuses before the router sees them (a request line past 64 KiB, a
+/// malformed request) get the arcade's one-line JSON error too, not an empty body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_hyper_refuses_get_one_line_of_json() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (addr, _stop) = live_server(5).await;
+    let long = format!("GET /api/2048/auto?r={} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100_000));
+    for (request, status) in [
+        (long.as_str(), "414"),
+        ("GET / HTTP/1.1\r\nHo st: x\r\n\r\n", "400"),
+        ("NOT HTTP\r\n\r\n", "400"),
+    ] {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        s.write_all(request.as_bytes()).await.unwrap();
+        let mut buf = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf)).await;
+        assert!(read.is_ok(), "{status}: no answer");
+        let text = String::from_utf8_lossy(&buf);
+        assert!(text.starts_with(&format!("HTTP/1.1 {status} ")), "{text}");
+        assert!(text.to_ascii_lowercase().contains("content-type: application/json"), "{text}");
+        let body = text.split("\r\n\r\n").nth(1).unwrap_or_default();
+        let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let e = v["error"].as_str().unwrap();
+        assert!(!e.is_empty() && !e.contains('\n'), "{e}");
+    }
+}
