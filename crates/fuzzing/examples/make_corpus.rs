@@ -9,8 +9,9 @@
 //! cargo run -p fuzzing --example make_corpus -- DIR     # elsewhere
 //! ```
 //!
-//! Each target's directory is emptied first. Inputs that crash a target today (known defects)
-//! are not written here: they live in `crates/fuzzing/crashes/<target>/`.
+//! Files are written over their old versions; other files of a target's directory stay (the
+//! inputs of fixed defects, moved there from `crates/fuzzing/crashes/<target>/`). Inputs that
+//! crash a target today (known defects) are not written here: they live in `crashes/`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,6 +106,18 @@ fn routes<G: Game>(
     }
     if let [(_, a), (_, b), ..] = records {
         c.json(target, "frames-list-second", &json!({ "record": [a, b], "index": 1 }));
+    }
+    // The streamed run: the first byte picks the game (`fuzzing::router_auto`).
+    let pick = ["samegame", "tetris", "drop7", "2048", "snake"]
+        .iter()
+        .position(|n| *n == G::NAME)
+        .expect("a game") as u8;
+    c.add("router_auto", &format!("{}-no-request", G::NAME), [pick]);
+    for (name, from) in games.iter().take(3) {
+        let r = AutoRequest { from: from.clone(), search: search.clone(), max_moves: 3 };
+        let mut bytes = vec![pick];
+        bytes.extend(serde_json::to_vec(&r).expect("JSON"));
+        c.add("router_auto", &format!("{}-{name}", G::NAME), bytes);
     }
 }
 
@@ -580,9 +593,6 @@ fn main() {
     for (target, inputs) in &c.0 {
         assert!(names.contains(target), "{target} is no target");
         let dir = out.join(target);
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir).expect("clear the old corpus");
-        }
         std::fs::create_dir_all(&dir).expect("corpus dir");
         for (name, b) in inputs {
             std::fs::write(dir.join(name), b).expect("write");

@@ -48,7 +48,7 @@ mod router;
 
 pub use known::{skip_known, Known, KNOWN};
 pub use router::{
-    caps, router_drop7, router_samegame, router_snake, router_tetris, router_twenty48,
+    caps, router_auto, router_drop7, router_samegame, router_snake, router_tetris, router_twenty48,
 };
 
 /// A fuzz target: any bytes in, a panic when an invariant breaks.
@@ -72,6 +72,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("router_drop7", router_drop7),
     ("router_twenty48", router_twenty48),
     ("router_snake", router_snake),
+    ("router_auto", router_auto),
 ];
 
 /// Asserts that `msg` is one non-empty line.

@@ -211,3 +211,165 @@ pub fn router_twenty48(data: &[u8]) {
 pub fn router_snake(data: &[u8]) {
     router::<Snake>(data);
 }
+
+/// The caps of the fuzzed server's streamed runs: 8 moves a run, 50 ms a decision, a
+/// 1 s deadline, so that a run is milliseconds to a second.
+fn auto_caps() -> arcade::Caps {
+    let mut c = caps();
+    c.run_seconds = 1;
+    c.solver.moves = 8;
+    c.solver.millis = 50;
+    c
+}
+
+fn auto_server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        let app = {
+            let _in = rt.enter();
+            arcade::router(arcade::AppState::new(1, auto_caps()))
+        };
+        Server { rt, app }
+    })
+}
+
+/// The bytes percent-encoded for a query (everything but unreserved characters).
+fn percent(data: &[u8]) -> String {
+    data.iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The streamed run (`GET /api/{game}/auto?r=...`): the first byte picks the game, the rest
+/// is the auto request `r`. A refusal is a 4xx with a one-line JSON error. A stream is
+/// well-formed server-sent events: `queued`, then `progress` and `steps`, and last exactly
+/// one `done` or `failed`; every event's data is one line of JSON. A `done` run's moves are
+/// the moves its `steps` sent, in order, at most the cap's 8, and its record loads back
+/// through `frames` as the same game.
+pub fn router_auto(data: &[u8]) {
+    let Some((&pick, r)) = data.split_first() else { return };
+    match pick % 5 {
+        0 => auto::<SameGame>(r),
+        1 => auto::<Tetris>(r),
+        2 => auto::<Drop7>(r),
+        3 => auto::<Twenty48>(r),
+        _ => auto::<Snake>(r),
+    };
+}
+
+/// [`router_auto`] for `G`: the moves a `done` run played, if it ran.
+fn auto<G: Game>(r: &[u8]) -> Option<u64> {
+    let s = auto_server();
+    let path = format!("/api/{}/auto?seconds=1&r={}", G::NAME, percent(r));
+    let what = format!("GET /api/{}/auto", G::NAME);
+    let req = Request::builder().method("GET").uri(&path).body(Body::empty()).expect("a request");
+    let (status, bytes) = s.rt.block_on(async {
+        let resp = s.app.clone().oneshot(req).await.expect("the router never fails");
+        let status = resp.status();
+        let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX).await.expect("a body");
+        (status, bytes)
+    });
+    let text = String::from_utf8(bytes.to_vec())
+        .unwrap_or_else(|e| panic!("{what}: {status}: the answer is not UTF-8: {e}"));
+    let shown = || text.chars().take(2000).collect::<String>();
+    assert!(!status.is_server_error(), "{what}: {status}: {}", shown());
+    if status.is_client_error() {
+        let json: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{what}: {status}: not JSON ({e}): {}", shown()));
+        match json.get("error").and_then(Value::as_str) {
+            Some(m) => {
+                assert_one_line(&what, m);
+                return None;
+            }
+            None => panic!("{what}: {status} without an error message: {}", shown()),
+        }
+    }
+    assert_eq!(status, StatusCode::OK, "{what}: {}", shown());
+    let mut events = Vec::new();
+    for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let mut name = None;
+        let mut json = None;
+        for line in block.lines() {
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = Some(n.to_string());
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                assert!(json.is_none(), "{what}: an event with two data lines: {block}");
+                json = Some(serde_json::from_str::<Value>(d).unwrap_or_else(|e| {
+                    panic!("{what}: an event's data is not JSON ({e}): {block}")
+                }));
+            } else {
+                panic!("{what}: a line that is not an event's: {line:?} in {}", shown());
+            }
+        }
+        let name = name.unwrap_or_else(|| panic!("{what}: an event without a name: {block}"));
+        let json = json.unwrap_or_else(|| panic!("{what}: an event without data: {block}"));
+        events.push((name, json));
+    }
+    let (last, rest) = events.split_last().unwrap_or_else(|| panic!("{what}: an empty stream"));
+    assert!(
+        last.0 == "done" || last.0 == "failed",
+        "{what}: the stream ends on {:?}: {}",
+        last.0,
+        shown()
+    );
+    let mut moves = Vec::new();
+    for (name, json) in rest {
+        match name.as_str() {
+            "queued" | "progress" => {}
+            "steps" => {
+                for s in json["steps"].as_array().expect("steps") {
+                    moves.push(s["move"].as_str().expect("a step's move").to_string());
+                }
+            }
+            other => panic!("{what}: {other:?} before the end: {}", shown()),
+        }
+    }
+    if last.0 == "failed" {
+        let m = last.1["error"].as_str().unwrap_or_else(|| panic!("{what}: {}", shown()));
+        assert_one_line(&what, m);
+        return None;
+    }
+    let done = &last.1;
+    let played = done["played"].as_u64().expect("played");
+    assert!(played <= 8, "{what}: {played} moves past the cap of 8");
+    assert_eq!(played as usize, moves.len(), "{what}: played {played}, steps {moves:?}");
+    let sent = moves.join(G::SEP);
+    let said = done["moves"].as_str().expect("moves");
+    let start = said.len().saturating_sub(sent.len());
+    assert!(
+        said.ends_with(&sent)
+            && (start == 0 || G::SEP.is_empty() || said[..start].ends_with(G::SEP)),
+        "{what}: the run's moves {said:?} do not end with the steps sent {sent:?}"
+    );
+    let f = post(&format!("/api/{}/frames", G::NAME), body(&json!({ "record": done["record"] })));
+    assert!(f.ok(), "{what}: its record does not load: {}\n{}", f.json, done["record"]);
+    assert_eq!(f.json["moves"].as_str(), Some(said), "{what}: the record holds other moves");
+    Some(played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The target really runs games: a good request of each game streams its moves to `done`.
+    #[test]
+    fn router_auto_plays_a_good_request_of_every_game() {
+        let r = br#"{"from":{"seed":"3"},"max_moves":3}"#;
+        assert_eq!(auto::<Twenty48>(r), Some(3));
+        assert_eq!(auto::<Snake>(r), Some(3));
+        assert_eq!(auto::<Drop7>(r), Some(3));
+        assert_eq!(auto::<SameGame>(r), Some(3));
+        assert!(auto::<Tetris>(r).is_some_and(|n| (1..=3).contains(&n)));
+        assert_eq!(auto::<Twenty48>(br#"{"from":{"seed":"abc"}}"#), None);
+    }
+}

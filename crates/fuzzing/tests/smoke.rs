@@ -190,6 +190,7 @@ smoke_tests! {
     router_drop7: 5_000;
     router_twenty48: 5_000;
     router_snake: 5_000;
+    router_auto: 300;
 }
 
 /// Every known defect's inputs still crash their target; every listed defect has one.
