@@ -333,3 +333,40 @@ fn searches_are_checked_and_held_to_the_caps() {
     Drop7::cap(&mut s, &caps).unwrap();
     assert_eq!((s.budget, s.min_depth, s.max_depth), (Some(100_000), Some(2), Some(2)));
 }
+
+/// The snapshot's `bits` are the engine's column words: nibble `r` of word `c` is the code
+/// of the disc the structured snapshot shows at column `c`, row `r`; frames carry none.
+#[test]
+fn the_bits_are_the_column_words() {
+    use drop7::api::contract::Piece;
+    let from = PositionRequest::<Drop7> { seed: 5, ..Default::default() };
+    let search = Search { depth: 1, ..Search::default() };
+    let a = auto(
+        &AutoRequest { from: from.clone(), search, max_moves: 40 },
+        &Caps::NONE,
+        Control::new(),
+    )
+    .unwrap();
+    for k in 0..=a.moves.len() {
+        let req =
+            PositionRequest::<Drop7> { moves: a.moves[..k].into(), frames: true, ..from.clone() };
+        let p = position(&req, Control::new()).unwrap();
+        let words = p.now.bits.as_ref().unwrap();
+        assert_eq!(words.len(), 7);
+        for (c, (w, col)) in words.iter().zip(&p.now.columns).enumerate() {
+            let w = u32::from_str_radix(w.trim_start_matches("0x"), 16).unwrap();
+            for r in 0..7 {
+                let code = (w >> (4 * r)) & 15;
+                let want = match col.get(r) {
+                    None => 0,
+                    Some(Piece::Number { number }) => u32::from(*number),
+                    Some(Piece::Hidden) => 8,
+                    Some(Piece::Cracked) => 9,
+                };
+                assert_eq!(code, want, "move {k}, column {c}, row {r}");
+            }
+            assert_eq!(w >> 28, 0, "the top nibble is always zero");
+        }
+        assert!(p.frames.iter().all(|f| f.bits.is_none()));
+    }
+}

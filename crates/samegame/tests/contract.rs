@@ -61,3 +61,47 @@ fn samegame_keeps_the_contract() {
     };
     check(&cases, cli, ("Snake", SNAKE_RECORD, |t| t.contains("\"fruits\"")));
 }
+
+/// The snapshot's `bits` are the engine's words: the colour its three planes spell, where
+/// the occupancy bit is set, is the tile the board text shows (rows top first, `.` empty,
+/// emptied columns closed up on the right); frames carry none.
+#[test]
+fn the_bits_are_the_bitplanes() {
+    use bits::live::{auto, position, AutoRequest, Caps, PositionRequest};
+    let setup = Setup { width: 10, height: 8, colors: 5, ..Setup::default() };
+    let from = PositionRequest::<SameGame> { setup, seed: 21, ..Default::default() };
+    let search = Search { width: Some(4), ..Search::default() };
+    let a = auto(
+        &AutoRequest { from: from.clone(), search, max_moves: 100 },
+        &Caps::NONE,
+        Control::new(),
+    )
+    .unwrap();
+    let moves: Vec<&str> = a.moves.split('-').filter(|m| !m.is_empty()).collect();
+    assert!(moves.len() > 5);
+    for k in 0..=moves.len() {
+        let req = PositionRequest::<SameGame> {
+            moves: moves[..k].join("-"),
+            frames: true,
+            ..from.clone()
+        };
+        let p = position(&req, Control::new()).unwrap();
+        let bits = p.now.bits.as_ref().unwrap();
+        let word = |s: &String| u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+        let rows: Vec<Vec<char>> = p.now.board.lines().map(|l| l.chars().collect()).collect();
+        let h = rows.len();
+        for x in 0..rows[0].len() {
+            for y in 0..h {
+                let shown = rows[h - 1 - y][x];
+                let occ = bits.occ.get(x).map_or(0, word);
+                if occ >> y & 1 == 0 {
+                    assert_eq!(shown, '.', "move {k}: ({x}, {y})");
+                    continue;
+                }
+                let colour = (0..3).map(|b| (word(&bits.planes[b][x]) >> y & 1) << b).sum::<u32>();
+                assert_eq!(shown, char::from_digit(colour, 10).unwrap(), "move {k}: ({x}, {y})");
+            }
+        }
+        assert!(p.frames.iter().all(|f| f.bits.is_none()));
+    }
+}

@@ -105,6 +105,8 @@ pub struct Searcher<S: Stamp = u32> {
     pending: Vec<Node>,
     seen: StampSet<S>,
     expanded: u64,
+    /// Cells the last BFS put on its queue (its queue's length).
+    bfs_queued: usize,
 }
 
 impl<S: Stamp> Searcher<S> {
@@ -140,6 +142,7 @@ impl<S: Stamp> Searcher<S> {
             pending: Vec::with_capacity(4 * n + 4),
             seen: StampSet::new(n),
             expanded: 0,
+            bfs_queued: 0,
         }
     }
 
@@ -151,6 +154,19 @@ impl<S: Stamp> Searcher<S> {
     /// Cells taken off the queue or heap by all searches so far (a deterministic work count).
     pub fn expanded(&self) -> u64 {
         self.expanded
+    }
+
+    /// The cells the last [`Searcher::bfs`] reached (put on its queue), in the order reached:
+    /// `from` first, the goal left out. Read off the search's own queue, for the arcade's view
+    /// of the engine.
+    pub fn bfs_reached(&self) -> Vec<usize> {
+        self.queue[..self.bfs_queued].iter().map(|&c| usize::from(c)).collect()
+    }
+
+    /// The cells the last [`Searcher::astar`] reached (put on its open list), in cell order:
+    /// `from` included, the goal left out. Read off the search's own visited set.
+    pub fn astar_reached(&self) -> Vec<usize> {
+        (0..self.size.cells()).filter(|&c| self.seen.contains(c)).collect()
     }
 
     /// The A* visited set (exposed so tests can force its stamp counter to wrap).
@@ -199,6 +215,7 @@ impl<S: Stamp> Searcher<S> {
     /// blocked: it is the target, such as the tail). The visited set is a copy of `blocked`.
     pub fn bfs(&mut self, blocked: &Cells, from: usize, to: usize) -> Option<Route> {
         if from == to {
+            self.bfs_queued = 0;
             return None;
         }
         // Fixed-size arrays and masked indices, as in `astar`: no bounds checks.
@@ -233,6 +250,7 @@ impl<S: Stamp> Searcher<S> {
             }
         };
         self.expanded += expanded;
+        self.bfs_queued = qt;
         found.then(|| self.route_to(from, to))
     }
 

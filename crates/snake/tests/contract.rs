@@ -106,3 +106,63 @@ fn bad_moves_are_input_errors_that_name_the_move() {
     rev.moves = "UL".into();
     assert!(position(&rev, Control::new()).unwrap().status.is_playing());
 }
+
+/// The snapshot's `bits`: the occupancy bitset holds exactly the body; BFS and A* both start
+/// at the head and reach their own route's cells; both routes end at the fruit, are equally
+/// long (both shortest) and never shorter than the Manhattan distance.
+#[test]
+fn the_bits_are_the_bitset_and_the_searches() {
+    use bits::live::{auto, position, AutoRequest, Caps, PositionRequest};
+    use snake::api::Setup;
+    let setup = Setup { size: "12x10".into(), start_len: 3, stall: None };
+    let from = PositionRequest::<Snake> { setup, seed: 4, ..Default::default() };
+    let search = Search { player: "shortest".into(), ..Search::default() };
+    let a = auto(
+        &AutoRequest { from: from.clone(), search, max_moves: 200 },
+        &Caps::NONE,
+        Control::new(),
+    )
+    .unwrap();
+    let mut shorter = 0;
+    for k in (0..=a.moves.len()).step_by(3) {
+        let req = PositionRequest::<Snake> { moves: a.moves[..k].into(), ..from.clone() };
+        let p = position(&req, Control::new()).unwrap();
+        let (now, bits) = (&p.now, p.now.bits.as_ref().unwrap());
+        let words: Vec<u64> =
+            bits.occupied.iter().map(|w| u64::from_str_radix(&w[2..], 16).unwrap()).collect();
+        let mut set: Vec<usize> =
+            (0..words.len() * 64).filter(|&c| words[c / 64] >> (c % 64) & 1 == 1).collect();
+        let mut body = now.body.clone();
+        body.sort_unstable();
+        set.sort_unstable();
+        assert_eq!(set, body, "move {k}");
+        let Some(fruit) = now.fruit else { continue };
+        let head = now.body[0];
+        assert_eq!(bits.bfs.first(), Some(&head), "move {k}");
+        assert!(bits.astar.contains(&head), "move {k}");
+        if let Some(&last) = bits.route.last() {
+            assert_eq!(last, fruit, "move {k}");
+            let (w, hx, hy, fx, fy) = (
+                now.width,
+                head % now.width,
+                head / now.width,
+                fruit % now.width,
+                fruit / now.width,
+            );
+            let _ = w;
+            let manhattan = hx.abs_diff(fx) + hy.abs_diff(fy);
+            assert!(bits.route.len() >= manhattan, "move {k}");
+            assert_eq!(bits.astar_route.len(), bits.route.len(), "move {k}: both are shortest");
+            assert_eq!(bits.astar_route.last(), Some(&fruit), "move {k}");
+            for c in &bits.route[..bits.route.len() - 1] {
+                assert!(bits.bfs.contains(c), "move {k}: {c}");
+            }
+            for c in &bits.astar_route[..bits.route.len() - 1] {
+                assert!(bits.astar.contains(c), "move {k}: {c}");
+            }
+            shorter += usize::from(bits.astar.len() < bits.bfs.len());
+        }
+    }
+    // A* reaches fewer cells than BFS for the same route on most positions.
+    assert!(shorter > 0);
+}

@@ -403,3 +403,40 @@ fn a_game_without_a_perfect_clear_ends_over() {
     assert!(e.starts_with("comes after the game ended"), "{e}");
     assert!(Tetris::unrecord(&Tetris::record(&s, "hand")).is_ok());
 }
+
+/// The snapshot's `bits`: the rows' words spell the zone's cells (bottom first) and pack into
+/// the solver's `u64`; frames carry none.
+#[test]
+fn the_bits_are_the_row_words() {
+    let field = "X.........\nX.........\nXXX...X...\nXXX..XXX..\n";
+    let setup = Setup { field: Some(field.into()), queue: "LJSZIOT".into(), ..Setup::default() };
+    let from = PositionRequest::<Tetris> { setup, ..Default::default() };
+    let a = auto(
+        &AutoRequest { from: from.clone(), search: Search::default(), max_moves: 20 },
+        &Caps::NONE,
+        Control::new(),
+    )
+    .unwrap();
+    let moves: Vec<&str> = a.moves.split('-').filter(|m| !m.is_empty()).collect();
+    assert!(!moves.is_empty());
+    for k in 0..=moves.len() {
+        let req =
+            PositionRequest::<Tetris> { moves: moves[..k].join("-"), frames: true, ..from.clone() };
+        let p = position(&req, Control::new()).unwrap();
+        let bits = p.now.bits.as_ref().unwrap();
+        let word = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+        assert_eq!(bits.rows.len(), p.now.rows as usize, "move {k}");
+        let mut zone = 0;
+        for (y, r) in bits.rows.iter().enumerate() {
+            let r = word(r);
+            // `cells` is the zone top first.
+            let cells = &p.now.cells[p.now.cells.len() - 1 - y];
+            for x in 0..10 {
+                assert_eq!(r >> x & 1, u64::from(cells[x]), "move {k}: ({x}, {y})");
+            }
+            zone |= r << (10 * y);
+        }
+        assert_eq!(word(&bits.zone), zone, "move {k}");
+        assert!(p.frames.iter().all(|f| f.bits.is_none()));
+    }
+}

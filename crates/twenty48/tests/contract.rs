@@ -82,3 +82,37 @@ fn bad_moves_name_the_move() {
         "{e}"
     );
 }
+
+/// The snapshot's `bits` is the engine's board word: each nibble is the log2 of the tile the
+/// structured snapshot shows in that cell, at every position of a game; frames carry none.
+#[test]
+fn the_bits_are_the_board_word() {
+    use bits::live::{auto, position, AutoRequest, Caps, PositionRequest};
+    let search = SearchSpec { depth: Some(1), tt_bits: 12, ..SearchSpec::default() };
+    let from = PositionRequest::<Twenty48> { seed: 11, ..Default::default() };
+    let a = auto(
+        &AutoRequest { from: from.clone(), search, max_moves: 300 },
+        &Caps::NONE,
+        Control::new(),
+    )
+    .unwrap();
+    for k in (0..=a.moves.len()).step_by(7) {
+        let req = PositionRequest::<Twenty48> {
+            moves: a.moves[..k].into(),
+            frames: true,
+            ..from.clone()
+        };
+        let p = position(&req, Control::new()).unwrap();
+        let word = u64::from_str_radix(p.now.bits.as_deref().unwrap().trim_start_matches("0x"), 16)
+            .unwrap();
+        for (i, &tile) in p.now.tiles.iter().enumerate() {
+            let rank = (word >> (4 * i)) & 15;
+            assert_eq!(
+                if rank == 0 { 0 } else { 1u64 << rank },
+                u64::from(tile),
+                "move {k}, cell {i}"
+            );
+        }
+        assert!(p.frames.iter().all(|f| f.bits.is_none()));
+    }
+}

@@ -262,6 +262,11 @@ pub struct Snapshot {
     pub score: u64,
     /// The text form (`rows/... next=D level=L drops=N score=S [over]`).
     pub text: String,
+    /// The engine's seven column words (absent from timeline frames), column 0 first, as
+    /// `0x` hex: a nibble per cell, row 0 (the bottom) lowest; `1`-`7` numbered, `8` solid
+    /// gray, `9` cracked gray.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<Vec<String>>,
 }
 
 impl Snapshot {
@@ -276,6 +281,7 @@ impl Snapshot {
             drops_left: pos.drops_left,
             score: pos.score,
             text: pos.to_string(),
+            bits: None,
         }
     }
 }
@@ -695,7 +701,8 @@ impl Game for Drop7 {
     }
 
     fn snapshot(s: &State) -> Snapshot {
-        Snapshot::of(&s.pos)
+        let words = s.pos.board.cols().iter().map(|w| format!("{w:#010x}")).collect();
+        Snapshot { bits: Some(words), ..Snapshot::of(&s.pos) }
     }
 
     fn frame(s: &State) -> Snapshot {

@@ -150,6 +150,32 @@ pub struct Frame {
     pub groups: Vec<GroupInfo>,
     /// For each cell (rows top first, left to right): 0, or `k` when it is in `groups[k - 1]`.
     pub cells: Vec<u16>,
+    /// The engine's words (only in the live contract's snapshot, not in timeline frames).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<Planes>,
+}
+
+/// How the engine holds a SameGame board: per live column (the left ones; emptied columns
+/// close up), three colour bitplanes and the occupancy mask, `u32` words as `0x` hex, bit `y`
+/// for row `y` from the bottom. A tile's colour is the 3-bit number its planes spell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Planes {
+    /// `planes[k][x]`: colour bit `k` of column `x`'s tiles.
+    pub planes: Vec<Vec<String>>,
+    /// `occ[x]`: column `x`'s tiles (always its low `height` bits).
+    pub occ: Vec<String>,
+}
+
+impl Planes {
+    fn of(board: &Board) -> Planes {
+        let hex = |w: u32| format!("{w:#010x}");
+        Planes {
+            planes: (0..3)
+                .map(|k| board.cols().iter().map(|c| hex(c.planes[k])).collect())
+                .collect(),
+            occ: board.cols().iter().map(|c| hex(c.occ)).collect(),
+        }
+    }
 }
 
 impl Frame {
@@ -187,6 +213,7 @@ impl Frame {
             points,
             groups,
             cells,
+            bits: None,
         }
     }
 }
@@ -782,7 +809,7 @@ pub mod contract {
         }
 
         fn snapshot(s: &State) -> Frame {
-            s.frame()
+            Frame { bits: Some(super::Planes::of(&s.v.last)), ..s.frame() }
         }
 
         fn frame(s: &State) -> Frame {

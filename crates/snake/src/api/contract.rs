@@ -68,6 +68,47 @@ pub struct Snapshot {
     pub start: Vec<usize>,
     /// Of the legal moves, the ones that do not crash at once.
     pub safe: Vec<String>,
+    /// The engine's view (absent from timeline frames): its occupancy bitset and the cells
+    /// BFS and A* each reach on the way from the head to the fruit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<Bits>,
+}
+
+/// How the engine holds a Snake position, and what its two shortest-route searches do with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Bits {
+    /// The occupied cells as the engine's bitset: 16 words of 64 bits (`0x` hex; bit `i` of
+    /// word `w` is cell `64 w + i`), the body with the head and tail.
+    pub occupied: Vec<String>,
+    /// The cells BFS reached from the head before it found the fruit, in the order reached.
+    pub bfs: Vec<usize>,
+    /// The cells A* (Manhattan estimate) reached for the same goal, in cell order.
+    pub astar: Vec<usize>,
+    /// BFS's shortest route: its cells, head excluded, fruit last (empty: no route).
+    pub route: Vec<usize>,
+    /// A*'s route, as short as BFS's (ties may go another way).
+    pub astar_route: Vec<usize>,
+}
+
+impl Bits {
+    /// The engine's view of `b` (no searches without a fruit).
+    fn of(b: &crate::Board, size: crate::Size) -> Bits {
+        let occupied = b.occupied().0.iter().map(|w| format!("{w:#018x}")).collect();
+        let (mut bfs, mut astar) = (Vec::new(), Vec::new());
+        let (mut route, mut astar_route) = (Vec::new(), Vec::new());
+        if let Some(fruit) = b.fruit() {
+            let mut s = crate::search::Searcher::<u32>::new(size);
+            if s.bfs(b.occupied(), b.head(), fruit).is_some() {
+                s.path_into(b.head(), fruit, &mut route);
+            }
+            bfs = s.bfs_reached();
+            if s.astar(b.occupied(), b.head(), fruit).is_some() {
+                s.path_into(b.head(), fruit, &mut astar_route);
+            }
+            astar = s.astar_reached();
+        }
+        Bits { occupied, bfs, astar, route, astar_route }
+    }
 }
 
 /// The player of `hint` and `auto`.
@@ -176,6 +217,7 @@ impl LiveGame for Snake {
             moves: g.moves(),
             start: c.start_body(),
             safe,
+            bits: Some(Bits::of(b, c.size)),
         }
     }
 

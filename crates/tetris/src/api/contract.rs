@@ -407,6 +407,7 @@ impl State {
             lines: self.cleared,
             placed: self.steps.len() as u32,
             fumen: fumen_io::encode_solution(&self.board, &[]).unwrap_or_default(),
+            bits: None,
         }
     }
 
@@ -470,6 +471,20 @@ pub struct Snapshot {
     pub placed: u32,
     /// The field as a fumen string (`v115@...`).
     pub fumen: String,
+    /// The engine's words (absent from timeline frames): the zone's rows, bottom first, as
+    /// `0x` hex `u16` (bit `x` for column `x`; a full row is `0x03ff`), and the zone packed
+    /// into the one `u64` the solver searches on (row `y` in bits `10 y ..`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<Bits>,
+}
+
+/// How the engine holds a Tetris zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Bits {
+    /// The zone's rows, bottom first.
+    pub rows: Vec<String>,
+    /// The zone as the solver's `u64`.
+    pub zone: String,
 }
 
 /// The solver's limits for `hint` and `auto` (`pc`'s: no limit). [`Caps::nodes`] and
@@ -625,7 +640,8 @@ impl Game for Tetris {
     }
 
     fn snapshot(s: &State) -> Snapshot {
-        s.snapshot()
+        let rows = (0..s.rows() as usize).map(|y| format!("{:#06x}", s.board.row(y))).collect();
+        Snapshot { bits: Some(Bits { rows, zone: format!("{:#018x}", s.zone()) }), ..s.snapshot() }
     }
 
     fn frame(s: &State) -> Snapshot {

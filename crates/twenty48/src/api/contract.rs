@@ -44,6 +44,10 @@ pub struct Snapshot {
     pub tiles: Vec<u32>,
     /// The score.
     pub score: u64,
+    /// The engine's board word (absent from timeline frames): 16 cells of 4 bits, cell
+    /// `4 r + c` in bits `16 r + 4 c ..`, each the log2 of its tile, as `0x` hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<String>,
 }
 
 impl Snapshot {
@@ -57,6 +61,7 @@ impl Snapshot {
                 })
                 .collect(),
             score,
+            bits: None,
         }
     }
 }
@@ -145,7 +150,10 @@ impl Game for Twenty48 {
     }
 
     fn snapshot(g: &Engine) -> Snapshot {
-        Snapshot::of(g.board(), g.score())
+        Snapshot {
+            bits: Some(format!("{:#018x}", g.board().0)),
+            ..Snapshot::of(g.board(), g.score())
+        }
     }
 
     fn frame(g: &Engine) -> Snapshot {
