@@ -88,11 +88,11 @@ fn the_bits_are_the_bitplanes() {
         let p = position(&req, Control::new()).unwrap();
         let bits = p.now.bits.as_ref().unwrap();
         let word = |s: &String| u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
-        let rows: Vec<Vec<char>> = p.now.board.lines().map(|l| l.chars().collect()).collect();
-        let h = rows.len();
+        // Rows bottom first.
+        let rows: Vec<Vec<char>> = p.now.board.lines().rev().map(|l| l.chars().collect()).collect();
         for x in 0..rows[0].len() {
-            for y in 0..h {
-                let shown = rows[h - 1 - y][x];
+            for (y, row) in rows.iter().enumerate() {
+                let shown = row[x];
                 let occ = bits.occ.get(x).map_or(0, word);
                 if occ >> y & 1 == 0 {
                     assert_eq!(shown, '.', "move {k}: ({x}, {y})");

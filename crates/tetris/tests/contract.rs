@@ -431,8 +431,8 @@ fn the_bits_are_the_row_words() {
             let r = word(r);
             // `cells` is the zone top first.
             let cells = &p.now.cells[p.now.cells.len() - 1 - y];
-            for x in 0..10 {
-                assert_eq!(r >> x & 1, u64::from(cells[x]), "move {k}: ({x}, {y})");
+            for (x, &cell) in cells.iter().enumerate() {
+                assert_eq!(r >> x & 1, u64::from(cell), "move {k}: ({x}, {y})");
             }
             zone |= r << (10 * y);
         }
