@@ -2,6 +2,7 @@
 // server-sent stream of its moves), scrub the timeline, export and load records, share the URL.
 import { post, postText, showError, h, swipe } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
+import { bits2048 } from '/assets/bits.js';
 
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
 const NAMES = { U: 'up ↑', D: 'down ↓', L: 'left ←', R: 'right →' };
@@ -35,7 +36,7 @@ export async function mount(root, params) {
       h('button', { testid: 'random', onclick: () => newGame(String(Math.floor(Math.random() * 1e6))) }, 'Random seed'))],
     extras: [hintBox],
     autoControls: [budget],
-    help: 'Arrows or WASD move (swipe on a touch screen); H hints, Z/Y undo and redo, Space plays the timeline.',
+    help: 'Arrows or WASD move (swipe on a touch screen); H hints, B shows the bits (the board as the engine\'s u64), Z/Y undo and redo, Space plays the timeline.',
     solverName: () => 'the expectimax',
     urlParams: () => (id.spawn !== null ? { spawn: id.spawn } : { seed: id.seed }),
     async fetch(moves, all) {
@@ -75,6 +76,10 @@ export async function mount(root, params) {
       return { moves: [...f.moves], message: `loaded a record of ${f.moves.length} moves${of}, score ${f.score.toLocaleString('en-US')}` };
     },
     keys: DIRS,
+    async bitsOf(moves) {
+      const r = await post('/api/2048/position', { ...where(), moves: moves.join('') });
+      return bits2048(r.now.bits);
+    },
     async hint() {
       hintBox.replaceChildren(h('span', { class: 'muted' }, 'searching…'));
       try {

@@ -5,6 +5,7 @@
 // stream in the box.
 import { post, postText, showError, h } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
+import { bitsDrop7 } from '/assets/bits.js';
 
 const MODES = [['hardcore', 'Hardcore'], ['normal', 'Normal'], ['sequence', 'Sequence']];
 const DEPTHS = [['1', 'depth 1 (instant)'], ['2', 'depth 2 (fast)'], ['3', 'depth 3'], ['4', 'depth 4 (slower)']];
@@ -167,7 +168,11 @@ export async function mount(root, params) {
     ],
     extras: [hintBox],
     autoControls: [depthIn],
-    help: 'Click a column, or press 1-7, to drop the next disc there; ← → move the cursor and Enter or ↓ drops. H shows every column\'s value, Z/Y undo and redo, Space plays the timeline. Grays: dark striped is solid (two hits reveal it), light with a crack is cracked (one more hit).',
+    help: 'Click a column, or press 1-7, to drop the next disc there; ← → move the cursor and Enter or ↓ drops. H shows every column\'s value, B the bits (the engine\'s seven column words), Z/Y undo and redo, Space plays the timeline. Grays: dark striped is solid (two hits reveal it), light with a crack is cracked (one more hit).',
+    async bitsOf(moves) {
+      const r = await post('/api/drop7/position', { ...where(), moves: moves.join('') });
+      return bitsDrop7(r.now.bits);
+    },
     solverName: () => `the expectimax (depth ${depthIn.value})`,
     urlParams: () => {
       const p = { mode: id.mode };

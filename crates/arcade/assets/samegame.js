@@ -3,6 +3,7 @@
 // and load records, share the URL.
 import { post, postText, h, showError } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
+import { bitsSameGame } from '/assets/bits.js';
 
 const SIZES = ['10x10', '15x15', '20x10', '20x15', '30x20'];
 const SYMBOLS = ['●', '▲', '■', '◆', '★', '✚', '✖', '♥'];
@@ -139,7 +140,11 @@ export async function mount(root, params) {
     autoLabel: 'Solve',
     autoControls: [goalIn, searchIn, widthIn],
     playOut: true,
-    help: 'Click a group of two or more to remove it (or move the cursor with the arrows, Enter removes its group); H shows the solver\'s next click, Z/Y undo and redo, Space plays the timeline. Solve plans the whole game and plays it out.',
+    help: 'Click a group of two or more to remove it (or move the cursor with the arrows, Enter removes its group); H shows the solver\'s next click, B the bits (the engine\'s bitplanes), Z/Y undo and redo, Space plays the timeline. Solve plans the whole game and plays it out.',
+    async bitsOf(moves) {
+      const r = await post('/api/samegame/position', { ...where(), moves: moves.join('-') });
+      return bitsSameGame(r.now.bits, r.now.board.split('\n').filter(Boolean).length);
+    },
     solverName: () => (searchIn.value === 'beam' ? `the beam (width ${Number(widthIn.value).toLocaleString('en-US')})` : searchIn.selectedOptions[0].textContent),
     urlParams: () => {
       const p = id.board ? { board: id.board } : { w: id.size.split('x')[0], h: id.size.split('x')[1], c: id.colors, seed: id.seed };

@@ -2,6 +2,7 @@
 // plans, scrub the timeline, export and load records, share the URL.
 import { post, postText, h, showError, swipe } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
+import { bitsSnake } from '/assets/bits.js';
 
 const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w: 'U', s: 'D', a: 'L', d: 'R', W: 'U', S: 'D', A: 'L', D: 'R' };
 const PLAYERS = ['shortest', 'astar', 'longest', 'lookahead', 'cycle', 'repair', 'tree', 'knit', 'dash'];
@@ -99,7 +100,7 @@ export async function mount(root, params) {
     ],
     extras: [hintBox],
     autoControls: [playerIn],
-    help: 'Arrows or WASD move one step; H shows the player\'s next move and planned route, Z/Y undo and redo, Space plays the timeline.',
+    help: 'Arrows or WASD move one step; H shows the player\'s next move and planned route, B the bits (the body\'s bitset, and the cells BFS and A* each search), Z/Y undo and redo, Space plays the timeline.',
     solverName: () => `${playerIn.value}`,
     urlParams: () => ({ size: id.size, seed: id.seed, player: playerIn.value }),
     async fetch(moves, all) {
@@ -131,6 +132,10 @@ export async function mount(root, params) {
       return { moves: [...r.moves], message: `loaded a record of ${r.moves.length} moves by ${player || 'a player'}${of}, score ${r.score}` };
     },
     keys: DIRS,
+    async bitsOf(moves) {
+      const r = await post('/api/snake/position', { ...where(), moves: moves.join('') });
+      return bitsSnake(r.now);
+    },
     async hint() {
       clear();
       hintBox.textContent = 'planning…';

@@ -5,6 +5,7 @@
 // the timeline, records and the position's URL as on every page.
 import { post, postText, h, showError } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
+import { bitsTetris } from '/assets/bits.js';
 
 const FACINGS = 'NESW';
 const KICKS = [['none', 'no kicks'], ['srs', 'SRS'], ['srs+', 'SRS+ (tetr.io)'], ['srs-tetrio', 'SRS, tetr.io 180']];
@@ -528,7 +529,11 @@ export async function mount(root, params) {
     autoLabel: 'Solve',
     autoControls: [limitIn],
     playOut: true,
-    help: 'Aim the ghost with the mouse over the field, the placement buttons, or the keys: ←/→ move it, ↑ turns it, ↓ tries another height, C the other piece (hold); click or Enter places it. E draws the field. H shows the solver\'s next placement, Z/Y undo and redo, Space plays the timeline. Solve finds the perfect clear and plays it out with its keys.',
+    help: 'Aim the ghost with the mouse over the field, the placement buttons, or the keys: ←/→ move it, ↑ turns it, ↓ tries another height, C the other piece (hold); click or Enter places it. E draws the field. H shows the solver\'s next placement, B the bits (the zone\'s row words), Z/Y undo and redo, Space plays the timeline. Solve finds the perfect clear and plays it out with its keys.',
+    async bitsOf(moves) {
+      const r = await post('/api/tetris/position', { ...where(), moves: moves.join('-') });
+      return bitsTetris(r.now.bits);
+    },
     solverName: () => 'the PC solver',
     urlParams: () => {
       const p = {};

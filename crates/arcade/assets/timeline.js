@@ -14,6 +14,8 @@
 //   autoLabel: the auto button's word ('Auto'); setup, autoControls, extras, stats: elements for the panel; help: the keys, in words
 //   keys: {key: move} for the keys that play a move; key(e) -> true when the game took any other
 //   key (optional); hint(): asks for a hint (optional)
+//   bitsOf(moves) -> element: the "bits" view of the position after `moves`, drawn from the
+//     words of the server's snapshot (optional; B or the Bits button shows it under the board)
 import { showError, h, setParams, download } from '/assets/app.js';
 
 export function controller(params, g) {
@@ -51,6 +53,11 @@ export function controller(params, g) {
   const bPlay = btn('Play', 'play', () => (st.timer ? pause() : play()));
   const bFwd = btn('▶', 'step-forward', () => { pause(); goto(st.k + 1); });
   const bExport = btn('Export record', 'export', () => exportRecord());
+  // The bits view: the position as the engine holds it, fetched for the move on screen.
+  const bitsEl = h('section', { class: 'bits', testid: 'bits', hidden: true, 'aria-label': 'the position as the engine holds it' });
+  const bits = { on: false, busy: false, want: -1 };
+  const bBits = g.bitsOf ? btn('Bits', 'bits-toggle', () => toggleBits()) : null;
+  if (bBits) bBits.setAttribute('aria-pressed', 'false');
   const bLoad = btn('Load record', 'load-button', () => fileIn.click());
 
   const panel = h('section', { class: 'panel' },
@@ -61,7 +68,7 @@ export function controller(params, g) {
       ...(g.stats || []).map(([label, el]) => h('div', { class: 'stat' }, h('small', {}, label), el))),
     status,
     ...(g.setup || []),
-    h('div', { class: 'row' }, bUndo, bRedo, bHint),
+    h('div', { class: 'row' }, bUndo, bRedo, bHint, bBits),
     ...(g.extras || []),
     h('div', { class: 'row' }, bAuto, ...(g.autoControls || []), h('label', { for: follow.id, class: 'muted' }, follow, ' follow')),
     autoState,
@@ -82,6 +89,42 @@ export function controller(params, g) {
     board.dataset.moves = st.k;
     score.textContent = Number(f.score).toLocaleString('en-US');
     movesEl.textContent = st.k;
+    updateBits();
+  }
+
+  // At most one request in flight: the newest move on screen is fetched when it returns.
+  async function updateBits() {
+    if (!bits.on) return;
+    bits.want = st.k;
+    if (bits.busy) return;
+    bits.busy = true;
+    bitsEl.dataset.settled = 'false';
+    const k = st.k;
+    try {
+      const el = await g.bitsOf(st.moves.slice(0, k));
+      if (bits.on) {
+        bitsEl.replaceChildren(h('h3', {}, `Bits: move ${k}`), el);
+        bitsEl.dataset.k = k;
+      }
+    } catch (e) {
+      bitsEl.replaceChildren(h('p', { class: 'muted' }, `bits: ${e.message}`));
+    } finally {
+      bits.busy = false;
+    }
+    if (bits.on && bits.want !== k) updateBits();
+    else bitsEl.dataset.settled = 'true';
+  }
+
+  function toggleBits(on = !bits.on) {
+    if (!g.bitsOf) return;
+    bits.on = on;
+    bitsEl.hidden = !on;
+    bBits.setAttribute('aria-pressed', String(on));
+    bBits.classList.toggle('on', on);
+    if (!bitsEl.isConnected) board.insertAdjacentElement('afterend', bitsEl);
+    if (on) updateBits();
+    else bitsEl.replaceChildren();
+    chrome();
   }
 
   function chrome() {
@@ -98,6 +141,7 @@ export function controller(params, g) {
     bPlay.textContent = st.timer ? 'Pause' : 'Play';
     const p = { ...g.urlParams(), moves: joined() };
     if (!atEnd()) p.k = st.k;
+    if (bits.on) p.bits = 1;
     setParams(g.name, p);
     share.href = location.href;
     share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
@@ -325,6 +369,7 @@ export function controller(params, g) {
       return;
     }
     if ((e.key === 'h' || e.key === 'H') && g.hint) g.hint();
+    else if ((e.key === 'b' || e.key === 'B') && g.bitsOf) toggleBits();
     else if (e.key === 'z' || e.key === 'Z') goto(st.k - 1);
     else if (e.key === 'y' || e.key === 'Y') goto(st.k + 1);
     else if (e.key === ' ') {
@@ -338,6 +383,7 @@ export function controller(params, g) {
 
   return {
     panel,
+    bitsEl,
     st,
     move,
     goto,
@@ -358,6 +404,7 @@ export function controller(params, g) {
         }
       }
       if (st.frames.length) st.k = want === null ? st.moves.length : Math.min(want, st.moves.length);
+      if (params.bits === '1' && g.bitsOf) toggleBits(true);
       settle();
       if (linkNotes.length) showError(linkNotes.join('; '));
       board.focus();

@@ -33,6 +33,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("home.js", "text/javascript; charset=utf-8", include_str!("../assets/home.js")),
     ("tetris.js", "text/javascript; charset=utf-8", include_str!("../assets/tetris.js")),
     ("drop7.js", "text/javascript; charset=utf-8", include_str!("../assets/drop7.js")),
+    ("bits.js", "text/javascript; charset=utf-8", include_str!("../assets/bits.js")),
 ];
 
 /// The whole application over `state`.
