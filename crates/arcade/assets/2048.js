@@ -1,6 +1,6 @@
 // 2048: play with arrows/WASD/swipe, ask the expectimax for a hint, let it play on (a
 // server-sent stream of its moves), scrub the timeline, export and load records, share the URL.
-import { post, postText, showError, h, swipe } from '/assets/app.js';
+import { post, postText, showError, h, swipe, linkParam } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 import { bits2048 } from '/assets/bits.js';
 
@@ -8,11 +8,13 @@ const DIRS = { ArrowUp: 'U', ArrowDown: 'D', ArrowLeft: 'L', ArrowRight: 'R', w:
 const NAMES = { U: 'up ↑', D: 'down ↓', L: 'left ←', R: 'right →' };
 
 export async function mount(root, params) {
+  const notes = [];
+  const seedText = (v) => (/^\d{1,20}$/.test(v) && BigInt(v) < 2n ** 64n ? v : undefined);
   const id = {
     // Seeds are kept as text: past 2^53 a browser's numbers lose digits (the server reads
     // strings).
-    seed: /^\d{1,20}$/.test(params.seed || '') ? params.seed : String(Math.floor(Math.random() * 1e6)),
-    spawn: /^\d+$/.test(params.spawn || '') ? params.spawn : null, // a record's spawn seed, kept as text (u64)
+    seed: linkParam(params, notes, 'seed', seedText, String(Math.floor(Math.random() * 1e6)), 'a seed from 0 to 2^64-1'),
+    spawn: linkParam(params, notes, 'spawn', seedText, null, 'a spawn seed from 0 to 2^64-1'), // a record's spawn seed, kept as text (u64)
   };
   const grid = h('div', { class: 'g2048', testid: 'board', tabindex: 0, role: 'grid', 'aria-label': '2048 board' });
   const cells = Array.from({ length: 16 }, () => h('div', { class: 't', role: 'gridcell' }));
@@ -28,6 +30,7 @@ export async function mount(root, params) {
 
   const g = {
     name: '2048',
+    linkNotes: notes,
     title: '2048',
     board: grid,
     sep: '',

@@ -120,3 +120,17 @@ window.addEventListener('hashchange', () => { if (current) current.keep = false;
 route();
 poolBadge();
 setInterval(poolBadge, 2000);
+
+/** The link's parameter `name`, read by `read(text)` (which answers `undefined` for a bad
+ * value); absent, `fallback` quietly. A bad value is never replaced silently: a note for
+ * the page's error line is pushed onto `notes`, saying what was expected and what is used. */
+export function linkParam(params, notes, name, read, fallback, expected) {
+  const v = params[name];
+  if (v === undefined || v === '') return fallback;
+  const got = read(v);
+  if (got !== undefined) return got;
+  const shown = v.length > 24 ? `${v.slice(0, 21)}…` : v;
+  const used = fallback === null || fallback === '' || typeof fallback === 'object' ? 'the default' : fallback;
+  notes.push(`the link's ${name}=${shown} is not ${expected}: using ${used}`);
+  return fallback;
+}

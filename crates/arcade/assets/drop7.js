@@ -3,7 +3,7 @@
 // scrub the timeline, export and load records, share the URL. Hardcore and Normal games are
 // dealt from the seed exactly as `drop7 play --seed S` deals game 0; a Sequence game from the
 // stream in the box.
-import { post, postText, showError, h } from '/assets/app.js';
+import { post, postText, showError, h, linkParam } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 import { bitsDrop7 } from '/assets/bits.js';
 
@@ -43,14 +43,16 @@ function streamOf(text) {
 }
 
 export async function mount(root, params) {
-  const mode = MODES.some(([m]) => m === params.mode) ? params.mode : 'hardcore';
+  const notes = [];
+  const mode = linkParam(params, notes, 'mode', (v) => (MODES.some(([m]) => m === v) ? v : undefined), 'hardcore', 'a mode (hardcore, normal, sequence)');
+  const seedText = (v) => (/^\d{1,20}$/.test(v) && BigInt(v) < 2n ** 64n ? v : undefined);
   const id = {
     mode,
     // Seeds are kept as text: past 2^53 a browser's numbers lose digits.
-    seed: digits(params.seed) ? params.seed : randomSeed(),
-    game: digits(params.game) ? params.game : null, // a record's own stream seed (u64, as text)
+    seed: linkParam(params, notes, 'seed', seedText, randomSeed(), 'a seed from 0 to 2^64-1'),
+    game: linkParam(params, notes, 'game', seedText, null, 'a game seed from 0 to 2^64-1'), // a record's own stream seed (u64, as text)
     stream: null, // a Sequence game's {discs, reveals}
-    gray: /^\d+\/\d+$/.test(params.gray || '') ? params.gray.split('/').map(Number) : [1, 8],
+    gray: linkParam(params, notes, 'gray', (v) => (/^\d+\/\d+$/.test(v) ? v.split('/').map(Number) : undefined), [1, 8], 'a gray share a/b'),
     frb: params.frb === '1',
     nrc: params.nrc === '1',
   };
@@ -154,6 +156,7 @@ export async function mount(root, params) {
 
   const g = {
     name: 'drop7',
+    linkNotes: notes,
     title: 'Drop7',
     board: grid,
     sep: '',

@@ -1,7 +1,7 @@
 // SameGame: click a group (hover shows it and its points), undo/redo, ask the solver for its
 // next click, let it solve the whole game and play the plan out, scrub the timeline, export
 // and load records, share the URL.
-import { post, postText, h, showError } from '/assets/app.js';
+import { post, postText, h, showError, linkParam } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 import { bitsSameGame } from '/assets/bits.js';
 
@@ -21,17 +21,19 @@ const SYM_KEY = 'bitarcade.samegame.symbols';
 const digits = (s) => /^\d+$/.test(s || '');
 
 export async function mount(root, params) {
-  const size = SIZES.includes(`${params.w}x${params.h}`) ? `${params.w}x${params.h}` : '15x15';
+  const notes = [];
+  const wh = params.w === undefined && params.h === undefined ? {} : { size: `${params.w}x${params.h}` };
+  const size = linkParam(wh, notes, 'size', (v) => (SIZES.includes(v) ? v : undefined), '15x15', `one of the sizes ${SIZES.join(', ')} (w and h)`);
   const id = {
     size,
-    colors: /^[2-8]$/.test(params.c || '') ? params.c : '5',
-    seed: digits(params.seed) ? params.seed : String(Math.floor(Math.random() * 1e6)),
+    colors: linkParam(params, notes, 'c', (v) => (/^[2-8]$/.test(v) ? v : undefined), '5', 'a number of colours from 2 to 8'),
+    seed: linkParam(params, notes, 'seed', (v) => (/^\d{1,20}$/.test(v) && BigInt(v) < 2n ** 64n ? v : undefined), String(Math.floor(Math.random() * 1e6)), 'a seed from 0 to 2^64-1'),
     // A board given as text (a record's, or a link's): rows top first, '/' between them.
-    board: /^[0-7./]+$/.test(params.board || '') ? params.board : null,
+    board: linkParam(params, notes, 'board', (v) => (/^[0-7./]+$/.test(v) ? v : undefined), null, 'a board (digits 0-7 and ., rows between /)'),
     rules: {
       points: params.points || DEFAULT_RULES.points,
-      clear_bonus: digits(params.bonus) ? Number(params.bonus) : DEFAULT_RULES.clear_bonus,
-      min_group: /^[2-9]$/.test(params.min || '') ? Number(params.min) : DEFAULT_RULES.min_group,
+      clear_bonus: linkParam(params, notes, 'bonus', (v) => (/^-?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= 1e9 ? Number(v) : undefined), DEFAULT_RULES.clear_bonus, 'a clear bonus from -1,000,000,000 to 1,000,000,000'),
+      min_group: linkParam(params, notes, 'min', (v) => (/^[2-9]$/.test(v) ? Number(v) : undefined), DEFAULT_RULES.min_group, 'a smallest group from 2 to 9'),
     },
   };
   let dims = { w: 0, h: 0 };
@@ -125,6 +127,7 @@ export async function mount(root, params) {
 
   const g = {
     name: 'samegame',
+    linkNotes: notes,
     title: 'SameGame',
     board: grid,
     sep: '-',

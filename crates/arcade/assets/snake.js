@@ -1,6 +1,6 @@
 // Snake: play with the arrows (one step a key), pick a player and watch it, see the route it
 // plans, scrub the timeline, export and load records, share the URL.
-import { post, postText, h, showError, swipe } from '/assets/app.js';
+import { post, postText, h, showError, swipe, linkParam } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 import { bitsSnake } from '/assets/bits.js';
 
@@ -11,10 +11,12 @@ const YOUR_MOVE = 'your move: arrows or WASD, one step a key';
 const statusText = (st) => (st.phase === 'playing' ? YOUR_MOVE : st.phase === 'won' ? `won: ${st.message}` : st.message);
 
 export async function mount(root, params) {
+  const notes = [];
   const id = {
-    size: SIZES.includes(params.size) ? params.size : '10x10',
-    seed: /^\d+$/.test(params.seed || '') ? params.seed : String(Math.floor(Math.random() * 1e6)),
+    size: linkParam(params, notes, 'size', (v) => (SIZES.includes(v) ? v : undefined), '10x10', `one of the sizes ${SIZES.join(', ')}`),
+    seed: linkParam(params, notes, 'seed', (v) => (/^\d{1,20}$/.test(v) && BigInt(v) < 2n ** 64n ? v : undefined), String(Math.floor(Math.random() * 1e6)), 'a seed from 0 to 2^64-1'),
   };
+  const player = linkParam(params, notes, 'player', (v) => (PLAYERS.includes(v) ? v : undefined), 'dash', `a player (${PLAYERS.join(', ')})`);
   let dims = { w: 10, h: 10 };
   let start = [];
   let status = { phase: 'playing', code: 'playing', message: '' };
@@ -23,7 +25,7 @@ export async function mount(root, params) {
 
   const sizeIn = h('select', { testid: 'size', 'aria-label': 'board size' }, ...SIZES.map((s) => h('option', { value: s, selected: s === id.size }, s)));
   const seedIn = h('input', { type: 'number', min: 0, value: id.seed, testid: 'seed', 'aria-label': 'seed' });
-  const playerIn = h('select', { testid: 'player', 'aria-label': 'player' }, ...PLAYERS.map((p) => h('option', { value: p, selected: p === (params.player || 'dash') }, p)));
+  const playerIn = h('select', { testid: 'player', 'aria-label': 'player' }, ...PLAYERS.map((p) => h('option', { value: p, selected: p === player }, p)));
   const hintBox = h('div', { class: 'muted', testid: 'hint' });
   const length = h('b', { testid: 'length' }, '1');
   const where = () => ({ setup: { size: id.size }, seed: id.seed });
@@ -88,6 +90,7 @@ export async function mount(root, params) {
 
   const g = {
     name: 'snake',
+    linkNotes: notes,
     title: 'Snake',
     board: grid,
     sep: '',

@@ -3,7 +3,7 @@
 // the hold piece, aimed as a ghost with the mouse or the keys); ask the PC solver for a hint or
 // let it solve and watch its placements with their key inputs; fumen in and out; undo/redo,
 // the timeline, records and the position's URL as on every page.
-import { post, postText, h, showError } from '/assets/app.js';
+import { post, postText, h, showError, linkParam } from '/assets/app.js';
 import { controller } from '/assets/timeline.js';
 import { bitsTetris } from '/assets/bits.js';
 
@@ -65,16 +65,17 @@ function rowsOf(text, fill) {
 }
 
 export async function mount(root, params) {
+  const notes = [];
   const id = {
-    field: params.field ? fieldFromUrl(params.field) : null,
-    queue: /^[IOTSZJL]{1,40}$/i.test(params.queue || '') ? params.queue.toUpperCase() : '',
-    hold: pieceOk((params.hold || '').toUpperCase()) ? params.hold.toUpperCase() : null,
+    field: linkParam(params, notes, 'field', (v) => (/^[X._]*$/i.test(v) && !v.split('_').some((r) => r.length > 10) ? fieldFromUrl(v) : undefined), null, 'a field (rows of X and ., _ between them, top first)'),
+    queue: linkParam(params, notes, 'queue', (v) => (/^[IOTSZJL]{1,40}$/i.test(v) ? v.toUpperCase() : undefined), '', 'a queue of 1 to 40 piece letters'),
+    hold: linkParam(params, notes, 'hold', (v) => (pieceOk(v.toUpperCase()) ? v.toUpperCase() : undefined), null, 'one piece letter'),
     use_hold: params.nohold !== '1',
-    kicks: KICKS.some(([k]) => k === params.kicks) || (params.kicks === 'custom' && params.kt) ? params.kicks : 'srs+',
+    kicks: linkParam(params, notes, 'kicks', (v) => (KICKS.some(([k]) => k === v) || (v === 'custom' && params.kt) ? v : undefined), 'srs+', `a kick table (${KICKS.map(([k]) => k).join(', ')}, or custom with kt)`),
     kick_table: params.kicks === 'custom' && params.kt ? params.kt : null,
-    height: /^[1-6]$/.test(params.height || '') ? Number(params.height) : null,
-    save_hold: pieceOk(params.save) ? params.save : null,
-    seed: digits(params.seed) ? params.seed : randomSeed(),
+    height: linkParam(params, notes, 'height', (v) => (/^[1-6]$/.test(v) ? Number(v) : undefined), null, 'a PC height from 1 to 6'),
+    save_hold: linkParam(params, notes, 'save', (v) => (pieceOk(v) ? v : undefined), null, 'one piece letter'),
+    seed: linkParam(params, notes, 'seed', (v) => (/^\d{1,20}$/.test(v) && BigInt(v) < 2n ** 64n ? v : undefined), randomSeed(), 'a seed from 0 to 2^64-1'),
   };
   let mode = 'play'; // or 'draw'
   let shown = null; // the frame on screen
@@ -510,6 +511,7 @@ export async function mount(root, params) {
 
   const g = {
     name: 'tetris',
+    linkNotes: notes,
     title: 'Tetris perfect clear',
     board,
     sep: '-',

@@ -14,6 +14,7 @@
 //   autoLabel: the auto button's word ('Auto'); setup, autoControls, extras, stats: elements for the panel; help: the keys, in words
 //   keys: {key: move} for the keys that play a move; key(e) -> true when the game took any other
 //   key (optional); hint(): asks for a hint (optional)
+//   linkNotes: what the game could not read in the link (each said on the error line at start)
 //   bitsOf(moves) -> element: the "bits" view of the position after `moves`, drawn from the
 //     words of the server's snapshot (optional; B or the Bits button shows it under the board)
 import { showError, h, setParams, download } from '/assets/app.js';
@@ -406,6 +407,7 @@ export function controller(params, g) {
       if (st.frames.length) st.k = want === null ? st.moves.length : Math.min(want, st.moves.length);
       if (params.bits === '1' && g.bitsOf) toggleBits(true);
       settle();
+      linkNotes.unshift(...(g.linkNotes || []));
       if (linkNotes.length) showError(linkNotes.join('; '));
       board.focus();
     },

@@ -41,6 +41,29 @@ test('controls: a bad link shows its valid moves and says which move is bad', as
   for (const p of [page, p2, p3]) await p.close();
 });
 
+test('controls: a link\'s bad settings are named on the page, never replaced silently', async () => {
+  const cases = [
+    ['#/2048?seed=abc', [/seed=abc is not a seed/], /seed=\d+/],
+    ['#/snake?size=99x99&player=bogus&seed=3', [/size=99x99 is not one of the sizes.*using 10x10/, /player=bogus is not a player.*using dash/], /size=10x10/],
+    ['#/samegame?w=15&h=10&c=9&seed=2', [/size=15x10 is not one of the sizes.*using 15x15/, /c=9 is not a number of colours/], /w=15&h=15/],
+    ['#/drop7?mode=easy&seed=4', [/mode=easy is not a mode.*using hardcore/], /mode=hardcore/],
+    ['#/tetris?queue=QQ&height=9&seed=1', [/queue=QQ is not a queue/, /height=9 is not a PC height/], /seed=1/],
+  ];
+  for (const [hash, notes, url] of cases) {
+    const { page } = await open(hash);
+    const e = await error(page);
+    for (const n of notes) assert.match(e, n, `${hash}: ${e}`);
+    // The page plays what it says it uses, and the link says it too.
+    assert.match(page.url(), url);
+    assert.ok((await board(page)).length > 0);
+    await page.close();
+  }
+  // A good link says nothing.
+  const { page } = await open('#/snake?size=12x12&seed=3&player=cycle');
+  assert.equal((await error(page)).trim(), '');
+  await page.close();
+});
+
 test('controls: seeds past 2^53 stay exact, and another game\'s record is named', async () => {
   const seed = '18446744073709551615';
   const { page } = await open(`#/2048?seed=${seed}`);
