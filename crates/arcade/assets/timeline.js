@@ -311,7 +311,12 @@ export function controller(params, g) {
   async function exportRecord() {
     try {
       const text = await g.exportRecord(joined());
-      download(`${g.name}-${Object.values(g.urlParams()).join('-')}.json`, text);
+      // The file is named by the game's identity: short settings only (a Sequence stream or a
+      // board would make a name hundreds of characters long), in characters every disk takes.
+      const parts = Object.values(g.urlParams()).map(String).filter((v) => v.length <= 24).map((v) => v.replace(/[^A-Za-z0-9.+-]/g, '_'));
+      const name = `${[g.name, ...parts, `${st.moves.length}moves`].join('-')}.json`;
+      download(name, text);
+      board.dataset.exportName = name;
       board.dataset.exported = text;
     } catch (e) {
       showError(e.message);

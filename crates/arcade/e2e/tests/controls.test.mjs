@@ -58,6 +58,13 @@ test('controls: a link\'s bad settings are named on the page, never replaced sil
     assert.ok((await board(page)).length > 0);
     await page.close();
   }
+  // A Sequence game's record is saved under a short name (not its whole disc stream).
+  const { page: d7 } = await open('#/drop7?mode=sequence&seed=9&moves=1234');
+  await d7.click('[data-testid=export]');
+  await d7.waitForSelector('[data-testid=board][data-export-name]');
+  const name = await d7.getAttribute('[data-testid=board]', 'data-export-name');
+  assert.match(name, /^drop7-sequence-4moves\.json$/);
+  await d7.close();
   // A good link says nothing.
   const { page } = await open('#/snake?size=12x12&seed=3&player=cycle');
   assert.equal((await error(page)).trim(), '');
