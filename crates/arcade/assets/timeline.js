@@ -128,6 +128,24 @@ export function controller(params, g) {
     chrome();
   }
 
+  // The address and the share link follow the board, after the frame that draws it: the
+  // browser's history update is the slowest step of a move (and is throttled when a live run
+  // calls it many times a second), and the board need not wait for it. Only the newest counts.
+  let linkWanted = null;
+  function linkLater(p) {
+    const first = linkWanted === null;
+    linkWanted = p;
+    if (!first) return;
+    requestAnimationFrame(() => setTimeout(() => {
+      setParams(g.name, linkWanted);
+      linkWanted = null;
+      share.href = location.href;
+      share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
+      // The page is settled once its address says what the board shows.
+      if (board.dataset.settled === 'link') board.dataset.settled = 'true';
+    }, 0));
+  }
+
   function chrome() {
     const live = !!st.auto;
     slider.max = st.moves.length;
@@ -143,9 +161,7 @@ export function controller(params, g) {
     const p = { ...g.urlParams(), moves: joined() };
     if (!atEnd()) p.k = st.k;
     if (bits.on) p.bits = 1;
-    setParams(g.name, p);
-    share.href = location.href;
-    share.textContent = location.href.length > 90 ? location.href.slice(0, 87) + '…' : location.href;
+    linkLater(p);
     const end = atEnd();
     status.textContent = live ? `auto: move ${st.k} of ${st.moves.length}` : !end ? `move ${st.k} of ${st.moves.length}` : st.statusText;
     status.classList.toggle('over', end && st.over && !st.won);
@@ -178,7 +194,7 @@ export function controller(params, g) {
   function settle() {
     draw();
     chrome();
-    board.dataset.settled = 'true';
+    board.dataset.settled = linkWanted === null ? 'true' : 'link';
   }
 
   function goto(k) {
