@@ -237,12 +237,19 @@ where
                             abort.store(true, Ordering::Relaxed);
                         }
                     };
-                    job(abort, &send)
+                    let out = job(abort, &send);
+                    // Whether the job was stopped, read as it ends (the pool sets the flag
+                    // once the job is over, to stop its timer's work: that is no stop).
+                    (out, abort.load(Ordering::Relaxed))
                 },
             )
             .await;
+        let (out, stopped) = match out {
+            Some((out, stopped)) => (Some(out), stopped),
+            None => (None, watched.load(Ordering::Relaxed)),
+        };
         // Why a stopped job stopped: the server's shutdown, its deadline, or its client.
-        let stopped_by = watched.load(Ordering::Relaxed).then(|| {
+        let stopped_by = stopped.then(|| {
             if state.stopping.load(Ordering::Relaxed) {
                 "shutdown"
             } else if started.elapsed() >= deadline {

@@ -523,3 +523,36 @@ async fn requests_hyper_refuses_get_one_line_of_json() {
         assert!(!e.is_empty() && !e.contains('\n'), "{e}");
     }
 }
+
+/// Regression: every streamed run that ended by itself said `"stopped_by": "client"` (the
+/// pool sets the job's flag once the job is over, and the stream read it after that). A run
+/// that ends at its move limit, or with no move, names no stop; one cut by its deadline says
+/// `deadline`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_that_ends_by_itself_names_no_stop() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (addr, _stop) = live_server(10).await;
+    let cases = [
+        ("2048", json!({"max_moves": 3}), 1, (Some("move_limit"), None)),
+        (
+            "snake",
+            json!({"from": {"setup": {"size": "4x4"}}, "search": {"player": "cycle"}}),
+            10,
+            (Some("ended"), None),
+        ),
+        ("2048", json!({"search": {"budget": 5_000_000}}), 1, (Some("aborted"), Some("deadline"))),
+    ];
+    for (game, r, seconds, want) in cases {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let q = urlencode(&r.to_string());
+        let head = format!("GET /api/{game}/auto?seconds={seconds}&r={q} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        s.write_all(head.as_bytes()).await.unwrap();
+        let mut buf = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(20), s.read_to_end(&mut buf)).await;
+        let text = String::from_utf8_lossy(&buf);
+        let done =
+            text.split("event: done\ndata: ").nth(1).unwrap_or_else(|| panic!("no done: {text}"));
+        let v: Value = serde_json::from_str(done.lines().next().unwrap()).unwrap();
+        assert_eq!((v["stop"].as_str(), v["stopped_by"].as_str()), want, "{game} {r}: {v}");
+    }
+}
