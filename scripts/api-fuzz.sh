@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 examples="${1:-20}"
 version="4.32.5"
 
-if ! st --version 2>/dev/null | grep -q "$version"; then
+if ! python3 -m schemathesis.cli --version 2>/dev/null | grep -q "$version"; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
     "schemathesis==$version"
 fi
@@ -32,7 +32,7 @@ done
 
 report=target/schemathesis
 rm -rf "$report"
-st run "${url}api/openapi.json" \
+python3 -m schemathesis.cli run "${url}api/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
   --phases examples,coverage,fuzzing \
   --max-examples "$examples" --seed 1 --generation-deterministic --generation-database none \
