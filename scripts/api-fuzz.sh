@@ -35,7 +35,7 @@ rm -rf "$report"
 python3 -m schemathesis.cli run "${url}api/openapi.json" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
   --phases examples,coverage,fuzzing \
-  --max-examples "$examples" --seed 1 --generation-deterministic --generation-database none \
+  --max-examples "$examples" --seed 1 --generation-deterministic \
   --request-timeout 30 --workers 1 --no-color \
   --report junit --report-dir "$report"
 
