@@ -127,3 +127,47 @@ proptest! {
         }
     }
 }
+
+/// Regression (found by schemathesis): heuristic weights far out of scale (`merges_weight`
+/// -1.5e57, `sum_weight` 4e21) overflowed the `f32` evaluation, and a hint answered every
+/// move's value as `null` (NaN). Weights are now at most 10^7 either way and exponents 0 to
+/// 8; at the edges of those ranges every value is finite.
+#[test]
+fn heuristic_weights_out_of_scale_are_refused_and_the_edges_stay_finite() {
+    use twenty48::search::heuristic::Params;
+    let from = PositionRequest::<Twenty48> { seed: 3, moves: "LURD".into(), ..Default::default() };
+    let ask = |params: Params| {
+        let search = SearchSpec {
+            depth: Some(2),
+            tt_bits: 12,
+            params: Some(params),
+            ..SearchSpec::default()
+        };
+        hint(&HintRequest { from: from.clone(), search }, &Caps::default(), Control::new())
+    };
+    let n = Params::NNEONNEO;
+    for bad in [
+        Params { merges_weight: -1.5e38, ..n },
+        Params { sum_weight: f32::INFINITY, ..n },
+        Params { base: f32::NAN, ..n },
+        Params { mono_power: -2.0, ..n },
+        Params { sum_power: 9.0, ..n },
+        Params { empty_weight: 1.1e7, ..n },
+    ] {
+        let e = ask(bad).err().unwrap();
+        assert!(one_line_input(&e) && e.to_string().contains("search.params."), "{bad:?}: {e}");
+    }
+    for edge in [1e7f32, -1e7] {
+        let p = Params {
+            base: edge,
+            mono_power: 8.0,
+            mono_weight: edge,
+            sum_power: 8.0,
+            sum_weight: edge,
+            merges_weight: edge,
+            empty_weight: edge,
+        };
+        let h = ask(p).unwrap();
+        assert!(h.values.iter().all(|v| v.value.is_finite()), "{edge}: {:?}", h.values);
+    }
+}

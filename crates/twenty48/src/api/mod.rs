@@ -181,6 +181,9 @@ impl SearchSpec {
             check_range("search.budget", nodes, Self::BUDGET)?;
         }
         check_range("search.boost_tiles", self.boost_tiles, Self::BOOST_TILES)?;
+        if let Some(p) = &self.params {
+            p.check().map_err(Error::input)?;
+        }
         if let Some(d) = self.min_depth {
             check_range("search.min_depth", d, Self::DEPTH)?;
         }

@@ -26,23 +26,59 @@ use crate::board::Board;
     Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
 )]
 pub struct Params {
-    /// Constant per row.
+    /// Constant per row (-10^7 to 10^7).
+    #[schemars(range(min = -1e7, max = 1e7))]
     pub base: f32,
-    /// Exponent of the monotonicity terms.
+    /// Exponent of the monotonicity terms (0 to 8).
+    #[schemars(range(min = 0, max = 8))]
     pub mono_power: f32,
-    /// Weight of the monotonicity penalty.
+    /// Weight of the monotonicity penalty (-10^7 to 10^7).
+    #[schemars(range(min = -1e7, max = 1e7))]
     pub mono_weight: f32,
-    /// Exponent of the sum term.
+    /// Exponent of the sum term (0 to 8).
+    #[schemars(range(min = 0, max = 8))]
     pub sum_power: f32,
-    /// Weight of the sum penalty.
+    /// Weight of the sum penalty (-10^7 to 10^7).
+    #[schemars(range(min = -1e7, max = 1e7))]
     pub sum_weight: f32,
-    /// Weight of the merges count.
+    /// Weight of the merges count (-10^7 to 10^7).
+    #[schemars(range(min = -1e7, max = 1e7))]
     pub merges_weight: f32,
-    /// Weight of the empty-cell count.
+    /// Weight of the empty-cell count (-10^7 to 10^7).
+    #[schemars(range(min = -1e7, max = 1e7))]
     pub empty_weight: f32,
 }
 
 impl Params {
+    /// The range of the two exponents (`mono_power`, `sum_power`).
+    pub const POWER: std::ops::RangeInclusive<f32> = 0.0..=8.0;
+    /// The largest magnitude of `base` and of each weight.
+    pub const WEIGHT: f32 = 1e7;
+
+    /// The first parameter out of its range, named as a request's `search.params.<field>`,
+    /// with its value and the range: exponents 0 to 8, `base` and weights at most 10^7 either
+    /// way (finite). Within them a row's value stays below about 3 * 10^17, so no evaluation
+    /// can reach infinity or NaN in `f32`.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, v) in [("mono_power", self.mono_power), ("sum_power", self.sum_power)] {
+            if !Self::POWER.contains(&v) {
+                return Err(format!("search.params.{name}: {v}, must be 0 to 8"));
+            }
+        }
+        for (name, v) in [
+            ("base", self.base),
+            ("mono_weight", self.mono_weight),
+            ("sum_weight", self.sum_weight),
+            ("merges_weight", self.merges_weight),
+            ("empty_weight", self.empty_weight),
+        ] {
+            if !(v.is_finite() && v.abs() <= Self::WEIGHT) {
+                return Err(format!("search.params.{name}: {v}, must be -10^7 to 10^7"));
+            }
+        }
+        Ok(())
+    }
+
     /// The weights published with nneonneo/2048-ai (found there by CMA-ES): base 200000,
     /// monotonicity power 4 and weight 47, sum power 3.5 and weight 11, merges 700, empty 270.
     pub const NNEONNEO: Params = Params {
