@@ -41,19 +41,22 @@ struct Server {
     app: axum::Router,
 }
 
+/// A router under `caps` on its own current-thread runtime.
+fn build(caps: arcade::Caps) -> Server {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let app = {
+        let _in = rt.enter();
+        arcade::router(arcade::AppState::new(1, caps))
+    };
+    Server { rt, app }
+}
+
 fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
-    SERVER.get_or_init(|| {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
-        let app = {
-            let _in = rt.enter();
-            arcade::router(arcade::AppState::new(1, caps()))
-        };
-        Server { rt, app }
-    })
+    SERVER.get_or_init(|| build(caps()))
 }
 
 /// An answer: its status and its JSON.
@@ -224,17 +227,7 @@ fn auto_caps() -> arcade::Caps {
 
 fn auto_server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
-    SERVER.get_or_init(|| {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
-        let app = {
-            let _in = rt.enter();
-            arcade::router(arcade::AppState::new(1, auto_caps()))
-        };
-        Server { rt, app }
-    })
+    SERVER.get_or_init(|| build(auto_caps()))
 }
 
 /// The bytes percent-encoded for a query (everything but unreserved characters).

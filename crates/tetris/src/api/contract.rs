@@ -17,9 +17,8 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bits::live::{Caps, Game, Hint, Phase, Status, Turns, Unrecorded};
 use serde::{Deserialize, Serialize};
@@ -414,28 +413,11 @@ impl State {
     /// The solver's answer from here: `pc` on the remaining request, within the search.
     fn solve(&self, search: &Search, ctl: Control) -> Result<Solved, Error> {
         let preq = self.remaining_request();
-        let deadline =
-            search.millis.and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
-        let Some(deadline) = deadline else {
-            return solve(&self.kicks, &preq, search.node_limit, ctl.abort_flag(), ctl);
-        };
-        // The solver polls one flag: a watcher sets it at the deadline or on the caller's
+        // The solver polls one flag: `within` sets it at the time cap or on the caller's
         // abort (`solve` tells the two apart by `ctl`).
-        let stop = AtomicBool::new(false);
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    if ctl.aborted() || Instant::now() >= deadline {
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            let out = solve(&self.kicks, &preq, search.node_limit, Some(&stop), ctl);
-            done.store(true, Ordering::Relaxed);
-            out
+        let cap = search.millis.map(Duration::from_millis);
+        ctl.within(cap, |inner| {
+            solve(&self.kicks, &preq, search.node_limit, inner.abort_flag(), ctl)
         })
     }
 
