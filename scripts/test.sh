@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test of the workspace: the Rust tests, then the web arcade in a real browser.
+# Every test of the workspace: the Rust tests, the Python package, then the web arcade in a real
+# browser.
 # On a fresh machine it installs what the browser suite needs: Debian's Chromium (apt) and the
 # suite's Node packages (npm ci, from the committed lockfile; no browser is downloaded).
 set -euo pipefail
@@ -7,6 +8,9 @@ cd "$(dirname "$0")/.."
 
 echo "== cargo test --workspace"
 cargo test --workspace
+
+echo "== the Python package (pytest)"
+scripts/python-test.sh
 
 echo "== the web arcade in Chromium"
 # The binary the suite serves: `cargo test --workspace` has just built it for the CLI tests.

@@ -1,0 +1,3 @@
+//! Each game's [`crate::env::EnvGame`]: its observation, actions, rewards and mask.
+
+pub mod twenty48;
