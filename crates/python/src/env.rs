@@ -23,6 +23,9 @@ pub struct Stepped {
     pub legal: bool,
     /// Whether the game has ended (won or lost).
     pub over: bool,
+    /// Whether the game's own limit cut it short (Snake's stall limit): truncated, not
+    /// terminated.
+    pub cut: bool,
 }
 
 /// One game as an environment sees it.
@@ -31,7 +34,7 @@ pub trait EnvGame: Sized + Send + Sync + Clone {
     type Opts: Send + Sync + Clone + for<'de> Deserialize<'de> + Default;
 
     /// Checks the options; a bad one is a one-line message naming it.
-    fn check(o: &Self::Opts) -> Result<(), String>;
+    fn check(o: &mut Self::Opts) -> Result<(), String>;
     /// The observation's shape (the numpy array's dimensions).
     fn shape(o: &Self::Opts) -> Vec<usize>;
     /// The number of discrete actions.
@@ -49,7 +52,7 @@ pub trait EnvGame: Sized + Send + Sync + Clone {
     /// The position in the game's text form.
     fn text(&self) -> String;
     /// The game's record, as the CLI's `--record` writes it (JSON).
-    fn record(&self, o: &Self::Opts) -> String;
+    fn record(&self, o: &Self::Opts) -> Result<String, String>;
 }
 
 /// The seed of episode `episode` of an environment reset with seed `master`: `master` itself
@@ -95,6 +98,7 @@ pub struct Slot<G> {
 }
 
 /// N environments of one game, with their options.
+#[derive(Clone)]
 pub struct Envs<G: EnvGame> {
     /// The game's options.
     pub opts: G::Opts,
@@ -130,8 +134,8 @@ impl<G: EnvGame> Envs<G> {
         if n == 0 {
             return Err("num_envs: must be at least 1".into());
         }
-        let opts: G::Opts = serde_json::from_str(opts).map_err(|e| format!("options: {e}"))?;
-        G::check(&opts)?;
+        let mut opts: G::Opts = serde_json::from_str(opts).map_err(|e| format!("options: {e}"))?;
+        G::check(&mut opts)?;
         let rules: Rules = serde_json::from_str(rules).map_err(|e| format!("options: {e}"))?;
         let obs_len = G::shape(&opts).iter().product();
         let actions = G::actions(&opts);
@@ -288,7 +292,8 @@ impl<G: EnvGame> Slot<G> {
             rules.invalid_reward
         };
         let trunc = !s.over
-            && ((rules.max_steps > 0 && self.steps >= rules.max_steps)
+            && (s.cut
+                || (rules.max_steps > 0 && self.steps >= rules.max_steps)
                 || (rules.max_invalid > 0 && self.invalid >= rules.max_invalid));
         self.ended = s.over || trunc;
         (reward, s.over, trunc)

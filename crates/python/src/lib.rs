@@ -66,6 +66,11 @@ macro_rules! env_class {
                 Ok(Self { envs, shape })
             }
 
+            /// An independent copy (every environment's game and counters).
+            fn copy(&self) -> Self {
+                Self { envs: self.envs.clone(), shape: self.shape.clone() }
+            }
+
             /// The observation's shape.
             #[getter]
             fn shape(&self) -> Vec<usize> {
@@ -200,7 +205,8 @@ macro_rules! env_class {
 
             /// Environment `i`'s game record, as the CLI's `--record` writes it (JSON).
             fn record(&self, i: usize) -> PyResult<String> {
-                Ok(<$game as EnvGame>::record(&self.slot(i)?.game, &self.envs.opts))
+                <$game as EnvGame>::record(&self.slot(i)?.game, &self.envs.opts)
+                    .map_err(PyRuntimeError::new_err)
             }
 
             /// Environment `i`'s action mask now.
@@ -234,10 +240,18 @@ macro_rules! env_class {
 }
 
 env_class!(Env2048, twenty48::game::Game, "2048");
+env_class!(EnvSnake, games::snake::Snake, "Snake");
+env_class!(EnvDrop7, games::drop7::Drop7, "Drop7");
+env_class!(EnvSameGame, games::samegame::SameGame, "SameGame");
+env_class!(EnvTetris, games::tetris::Tetris, "Tetris");
 
 /// The module `bitarcade._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Env2048>()?;
+    m.add_class::<EnvSnake>()?;
+    m.add_class::<EnvDrop7>()?;
+    m.add_class::<EnvSameGame>()?;
+    m.add_class::<EnvTetris>()?;
     Ok(())
 }

@@ -55,11 +55,12 @@ class _Game:
     high: int = 255
     palette: np.ndarray = np.zeros((1, 3), np.uint8)
     cell: int = 24
+    rows: Optional[int] = None  # the board's rows in the observation (None: all of them)
 
     @classmethod
     def rgb(cls, obs: np.ndarray) -> np.ndarray:
         grid = np.asarray(obs)
-        grid = grid.reshape(grid.shape[0], -1) if grid.ndim != 2 else grid
+        grid = grid[: cls.rows] if cls.rows is not None else grid
         img = cls.palette[np.minimum(grid, len(cls.palette) - 1)]
         return np.repeat(np.repeat(img, cls.cell, axis=0), cls.cell, axis=1)
 
@@ -237,16 +238,123 @@ class Twenty48VecEnv(CoreVecEnv):
     game = _Twenty48
 
 
+class _Snake(_Game):
+    core = _core.EnvSnake
+    high = 4
+    cell = 16
+    palette = _hex(["#1d2330", "#4caf50", "#1b5e20", "#e53935", "#a5d6a7"])
+
+
+class SnakeEnv(CoreEnv):
+    """Snake: the observation is the board, rows from the top (uint8: 0 empty, 1 body, 2 head,
+    3 fruit, 4 tail); action 0 up, 1 right, 2 down, 3 left; a fruit earns 1, a fatal move
+    ``death_reward`` (-1). Reversing onto the neck is the one illegal action. Terminated when
+    the snake dies or fills the board; truncated by the stall limit (``stall`` moves without
+    eating). Options: ``size="WxH"`` (10x10), ``start_len``, ``stall``, ``death_reward``."""
+
+    game = _Snake
+
+
+class SnakeVecEnv(CoreVecEnv):
+    """N Snake environments stepped in one Rust call (see :class:`SnakeEnv`)."""
+
+    game = _Snake
+
+
+class _Drop7(_Game):
+    core = _core.EnvDrop7
+    high = 255
+    cell = 32
+    rows = 7
+    palette = _hex(["#202a38", "#2e9d4b", "#e8c02a", "#f08a1c", "#d8352a", "#c2378f", "#2aa3d8",
+                    "#2c55c8", "#8a8f98", "#c0c4cc"])
+
+
+class Drop7Env(CoreEnv):
+    """Drop7: the observation is 8 rows of 7 (uint8): the board from the top row down (0 empty,
+    1-7 a number, 8 a gray disc, 9 a cracked one), then ``[next disc (1-7, 8 gray), drops left,
+    level, 0, 0, 0, 0]``; action ``c`` drops the disc in column ``c`` (0 the leftmost); the
+    reward is the turn's points. A full column is the one illegal action. Options:
+    ``mode="hardcore"`` or ``"normal"``, ``gray_share=(1, 8)``, ``fatal_rise_bonus``,
+    ``no_rise_chain`` (the CLI's options of the same names)."""
+
+    game = _Drop7
+
+
+class Drop7VecEnv(CoreVecEnv):
+    """N Drop7 environments stepped in one Rust call (see :class:`Drop7Env`)."""
+
+    game = _Drop7
+
+
+class _SameGame(_Game):
+    core = _core.EnvSameGame
+    high = 8
+    cell = 20
+    palette = _hex(["#101418", "#e53935", "#43a047", "#1e88e5", "#fdd835", "#8e24aa", "#00acc1",
+                    "#fb8c00", "#eceff1"])
+
+
+class SameGameEnv(CoreEnv):
+    """SameGame: the observation is the board, rows from the top (uint8: 0 empty, 1-8 a colour),
+    as shown (empty columns closed up to the left); action ``row * width + column`` clicks that
+    cell and removes its group; the reward is the group's points ((n - 2)^2, and the clear
+    bonus of 1,000 for the last). Cells outside every group of two are illegal. Terminated
+    when no group is left. Options: ``width``, ``height`` (15, 15), ``colors`` (5): the board
+    of ``bitarcade samegame gen --seed S``."""
+
+    game = _SameGame
+
+
+class SameGameVecEnv(CoreVecEnv):
+    """N SameGame environments stepped in one Rust call (see :class:`SameGameEnv`)."""
+
+    game = _SameGame
+
+
+class _Tetris(_Game):
+    core = _core.EnvTetris
+    high = 255
+    cell = 24
+    rows = 6
+    palette = _hex(["#14181f", "#9aa4b1", "#05070a"])
+
+
+class TetrisEnv(CoreEnv):
+    """Tetris perfect clears: each step places one piece. Action
+    ``hold * 240 + facing * 60 + y * 10 + x`` places the current piece (or, with ``hold`` 1,
+    the piece hold gives) in facing N E S W with its lowest cell on row ``y`` and its leftmost
+    on column ``x``; the mask holds the placements reachable through the kick table (SRS+).
+    The observation is 7 rows of 10 (uint8): the 6-row zone from the top (0 empty, 1 filled,
+    2 above the perfect clear's height), then ``[current, hold, next five, rows left,
+    placements, lines]`` with pieces 0-6 (I O T S Z J L), 7 for none. The reward is the lines
+    a placement clears plus ``pc_reward`` (10) for the perfect clear, which terminates the
+    episode (as does a dead end). Options: the CLI's ``pc`` setup (``queue``, ``hold``,
+    ``use_hold``, ``kicks``, ``field``, ``fumen``, ``height``, ``min_height``, ``pieces``);
+    without a queue, seed ``S`` deals the queue of ``bitarcade tetris bench --seed S``."""
+
+    game = _Tetris
+
+
+class TetrisVecEnv(CoreVecEnv):
+    """N Tetris environments stepped in one Rust call (see :class:`TetrisEnv`)."""
+
+    game = _Tetris
+
+
 ENVS = {
+    "SameGame": (SameGameEnv, SameGameVecEnv),
+    "Tetris": (TetrisEnv, TetrisVecEnv),
+    "Drop7": (Drop7Env, Drop7VecEnv),
     "2048": (Twenty48Env, Twenty48VecEnv),
+    "Snake": (SnakeEnv, SnakeVecEnv),
 }
 
 
 def register() -> None:
     """Registers ``bitarcade/<Game>-v0`` for every game (done on ``import bitarcade``)."""
-    names = {"2048": "2048"}
     for key, (env, vec) in ENVS.items():
-        env_id = f"bitarcade/{names[key]}-v0"
+        env_id = f"bitarcade/{key}-v0"
         if env_id in gym.registry:
             continue
         gym.register(

@@ -16,7 +16,7 @@ pub struct Opts {}
 impl EnvGame for Game {
     type Opts = Opts;
 
-    fn check(_: &Opts) -> Result<(), String> {
+    fn check(_: &mut Opts) -> Result<(), String> {
         Ok(())
     }
 
@@ -40,6 +40,7 @@ impl EnvGame for Game {
             reward: (self.score() - before) as f64,
             legal,
             over: self.status() != Status::Playing,
+            cut: false,
         }
     }
 
@@ -68,7 +69,7 @@ impl EnvGame for Game {
         self.board().to_string()
     }
 
-    fn record(&self, _: &Opts) -> String {
-        serde_json::to_string(&Game::record(self)).expect("a record serialises")
+    fn record(&self, _: &Opts) -> Result<String, String> {
+        serde_json::to_string(&Game::record(self)).map_err(|e| e.to_string())
     }
 }
