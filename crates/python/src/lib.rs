@@ -4,6 +4,7 @@
 //! - [`mod@env`]: the environments' core, written once over the [`env::EnvGame`] primitives each
 //!   game gives in [`games`]; one class per game steps N environments in one call.
 
+use bits::live::{Caps, Game};
 use numpy::ndarray::IxDyn;
 use numpy::{
     PyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArrayDyn,
@@ -11,8 +12,14 @@ use numpy::{
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use long::{parse, to_py};
+
+pub mod calls;
 pub mod env;
+#[macro_use]
+mod game;
 pub mod games;
+pub mod long;
 
 use env::{EnvGame, Envs, Out};
 
@@ -239,11 +246,36 @@ macro_rules! env_class {
     };
 }
 
-env_class!(Env2048, twenty48::game::Game, "2048");
+env_class!(Env2048, games::twenty48::Twenty48, "2048");
 env_class!(EnvSnake, games::snake::Snake, "Snake");
 env_class!(EnvDrop7, games::drop7::Drop7, "Drop7");
 env_class!(EnvSameGame, games::samegame::SameGame, "SameGame");
 env_class!(EnvTetris, games::tetris::Tetris, "Tetris");
+
+game_class!(SameGame, samegame::api::live::contract::SameGame, "SameGame");
+game_class!(Tetris, tetris::api::contract::Tetris, "Tetris");
+game_class!(Drop7, drop7::api::contract::Drop7, "Drop7");
+game_class!(Twenty48, twenty48::api::contract::Twenty48, "2048");
+game_class!(Snake, snake::api::contract::Snake, "Snake");
+
+/// Runs a verb by name on a request (JSON) and returns its whole response (JSON), off the GIL;
+/// Ctrl-C stops it. `progress(done, total, message)` is called now and then.
+#[pyfunction]
+#[pyo3(signature = (verb, request = "{}", progress = None))]
+fn run(
+    py: Python<'_>,
+    verb: &str,
+    request: &str,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    long::run(py, progress, |ctl| calls::run(verb, request, ctl))
+}
+
+/// The verbs `run` knows: (name, what it does).
+#[pyfunction]
+fn verbs() -> Vec<(&'static str, &'static str)> {
+    calls::VERBS.to_vec()
+}
 
 /// The module `bitarcade._core`.
 #[pymodule]
@@ -253,5 +285,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvDrop7>()?;
     m.add_class::<EnvSameGame>()?;
     m.add_class::<EnvTetris>()?;
+    m.add_class::<SameGame>()?;
+    m.add_class::<Tetris>()?;
+    m.add_class::<Drop7>()?;
+    m.add_class::<Twenty48>()?;
+    m.add_class::<Snake>()?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs, m)?)?;
     Ok(())
 }

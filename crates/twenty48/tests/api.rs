@@ -24,6 +24,21 @@ fn abort_after_50ms<R: Send>(verb: impl FnOnce(Control) -> R + Send) -> (R, Dura
 }
 
 #[test]
+fn an_aborted_batch_skips_its_games_not_yet_started() {
+    // 100,000 games at depth 3: each game not yet started used to set up its search (a 16 MB
+    // table) before seeing the flag, so an abort took tens of seconds (found from Python's
+    // Ctrl-C test).
+    let req = PlayRequest {
+        games: 100_000,
+        search: SearchSpec { depth: Some(3), ..SearchSpec::default() },
+        ..PlayRequest::default()
+    };
+    let (r, late) = abort_after_50ms(|ctl| api::play(&req, ctl));
+    assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+    assert!(late < Duration::from_millis(500), "returned {late:?} after the flag");
+}
+
+#[test]
 fn play_with_a_huge_budget_stops_within_100ms_of_the_flag() {
     // nneonneo's rule is ~4.7 M nodes a move; this budget is far beyond it, so the first
     // move alone would run for minutes.

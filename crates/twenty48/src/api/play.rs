@@ -153,6 +153,8 @@ fn play_with<E: Evaluator + Sync>(
         .par_iter()
         .enumerate()
         .map(|(k, &seed)| {
+            // An aborted run skips the games not yet started (each would set up a search).
+            ctl.check()?;
             let index = range.start + k as u64;
             let r = play_one(index, seed, eval, cfg, req, ctl, &done, total);
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;

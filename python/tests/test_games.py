@@ -1,0 +1,158 @@
+"""The games on the live contract: legal moves (= the environments' masks), play, copy, records
+(through the CLI's replay), the solvers, verbs by name, bad input, progress and Ctrl-C."""
+
+import copy
+import json
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import bitarcade
+from bitarcade import envs
+
+CLASSES = {"SameGame": bitarcade.SameGame, "Tetris": bitarcade.Tetris, "Drop7": bitarcade.Drop7,
+           "2048": bitarcade.Twenty48, "Snake": bitarcade.Snake}
+
+
+def _action(game, move, width=15, height=15):
+    if game == "2048":
+        return "UDLR".index(move)
+    if game == "Snake":
+        return "URDL".index(move)
+    if game == "Drop7":
+        return int(move) - 1
+    if game == "SameGame":
+        x, y = map(int, move.split("."))
+        return (height - 1 - y) * width + x
+    hold = move.startswith("h")
+    _, facing, x, y = move[hold:]
+    return hold * 240 + "NESW".index(facing) * 60 + int(y) * 10 + int(x)
+
+
+@pytest.mark.parametrize("game", list(CLASSES))
+def test_masks_equal_the_contracts_legal_moves(game):
+    rng = np.random.default_rng(2)
+    for seed in (3, 40, 500):
+        g = CLASSES[game](seed)
+        env = envs.ENVS[game][0]()
+        obs, info = env.reset(seed=seed)
+        for _ in range(60):
+            legal = g.legal()
+            mask = info["action_mask"]
+            if game == "SameGame":
+                # One move per group; the mask marks every cell of every group.
+                groups = g.snapshot()["groups"]
+                assert all(mask[_action(game, m)] for m in legal)
+                assert mask.sum() == sum(gr["size"] for gr in groups) and len(groups) == len(legal)
+            else:
+                assert sorted(_action(game, m) for m in legal) == list(np.flatnonzero(mask))
+            if not legal:
+                break
+            m = legal[rng.integers(len(legal))]
+            g.play(m)
+            obs, _, term, trunc, info = env.step(_action(game, m))
+            assert str(g) == env.text()
+            if term or trunc:
+                assert g.over
+                break
+
+
+@pytest.mark.parametrize("game", list(CLASSES))
+def test_board_views_match_the_environment(game):
+    g = CLASSES[game](8)
+    env = envs.ENVS[game][0]()
+    obs, _ = env.reset(seed=8)
+    rows = g.board.shape[0]
+    if game == "Tetris":  # the zone is the bottom of the environment's six rows
+        assert np.array_equal(g.board, obs[6 - rows : 6])
+    else:
+        assert np.array_equal(g.board, obs[:rows])
+
+
+@pytest.mark.parametrize("game", list(CLASSES))
+def test_play_copy_and_errors(game):
+    g = CLASSES[game](11)
+    first = g.legal()[0]
+    h = g.copy()
+    g.play(first)
+    assert g.moves == first and h.moves == ""
+    assert copy.deepcopy(g).moves == first
+    before = (g.moves, str(g))
+    with pytest.raises(ValueError):
+        g.play("not a move")
+    assert (g.moves, str(g)) == before  # nothing played
+    with pytest.raises(ValueError, match="unknown field"):
+        CLASSES[game](1, no_such_setup=1)
+    with pytest.raises(ValueError, match="unknown field"):
+        g.hint(no_such_search=1)
+
+
+CLI_NAME = {"SameGame": "samegame", "Tetris": "tetris", "Drop7": "drop7", "2048": "2048", "Snake": "snake"}
+SEARCH = {"SameGame": {}, "Tetris": {}, "Drop7": {"depth": 1}, "2048": {"depth": 1}, "Snake": {}}
+
+
+@pytest.mark.parametrize("game", list(CLASSES))
+def test_auto_records_replay_in_the_cli_and_load_back(game, cli, tmp_path):
+    g = CLASSES[game](21)
+    run = g.auto(max_moves=None if game in ("SameGame", "Tetris") else 40, **SEARCH[game])
+    assert run["played"] > 0 and g.moves == run["moves"]
+    path = tmp_path / "rec.json"
+    g.save(path)
+    cli(CLI_NAME[game], "replay", str(path))
+    back = CLASSES[game].from_record(path)
+    assert back.moves == g.moves and str(back) == str(g) and back.score == g.score
+
+
+@pytest.mark.parametrize("game", list(CLASSES))
+def test_hint_gives_a_legal_move(game):
+    g = CLASSES[game](5)
+    h = g.hint(**SEARCH[game])
+    assert h["move"] in g.legal()
+
+
+def test_records_of_another_game_are_refused():
+    rec = bitarcade.Twenty48(1).play("L").record()
+    with pytest.raises(ValueError, match="record"):
+        bitarcade.Drop7.from_record(rec)
+    with pytest.raises(ValueError, match="record"):
+        bitarcade.Snake.from_record("{not json")
+
+
+def test_run_verbs_by_name(cli):
+    gen = bitarcade.run("samegame.gen", width=6, height=4, colors=3, seed=9)
+    assert gen["boards"][0].strip() == cli(
+        "samegame", "gen", "--width", "6", "--height", "4", "--colors", "3", "--seed", "9").stdout.strip()
+    pc = bitarcade.run("tetris.pc", queue="TJISLOZTJZI")
+    assert pc["report"]["found"] and pc["report"]["height"] == 4
+    with pytest.raises(ValueError, match="verb"):
+        bitarcade.run("chess.play")
+    with pytest.raises(ValueError, match="unknown field"):
+        bitarcade.run("2048.play", gamez=3)
+    assert "tetris.sweep" in bitarcade.verbs()
+
+
+def test_progress_is_reported():
+    seen = []
+    bitarcade.run("2048.play", games=4, search={"depth": 1}, progress=lambda d, t, m: seen.append((d, t, m)))
+    assert seen
+
+
+def test_a_raising_progress_callback_stops_the_run():
+    def boom(done, total, message):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        bitarcade.run("2048.play", games=200, search={"depth": 2}, progress=boom)
+
+
+def test_ctrl_c_stops_a_long_solve():
+    timer = threading.Timer(0.4, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bitarcade.run("2048.play", games=100000, search={"depth": 3})
+    assert time.monotonic() - start < 3.0
