@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 
 use long::{parse, to_py};
 
+pub mod batch;
 pub mod calls;
 pub mod env;
 #[macro_use]
@@ -277,6 +278,46 @@ fn verbs() -> Vec<(&'static str, &'static str)> {
     calls::VERBS.to_vec()
 }
 
+/// Part `k` of `n` of a batch verb on a request (JSON): its whole response (JSON), off the GIL.
+#[pyfunction]
+#[pyo3(signature = (verb, request, k, n, progress = None))]
+fn batch_shard(
+    py: Python<'_>,
+    verb: &str,
+    request: &str,
+    k: u64,
+    n: u64,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    long::run(py, progress, |ctl| batch::shard(verb, request, k, n, ctl))
+}
+
+/// The parts' responses joined into what one process prints for the whole batch.
+#[pyfunction]
+#[pyo3(signature = (verb, request, parts, json, seconds, threads))]
+fn batch_merge(
+    verb: &str,
+    request: &str,
+    parts: Vec<String>,
+    json: bool,
+    seconds: f64,
+    threads: usize,
+) -> PyResult<String> {
+    batch::merge(verb, request, &parts, json, seconds, threads).map_err(to_py)
+}
+
+/// Checks a batch verb's request (JSON) before any shard runs.
+#[pyfunction]
+fn batch_check(verb: &str, request: &str) -> PyResult<()> {
+    batch::check(verb, request).map_err(to_py)
+}
+
+/// The verbs that split into shards: (name, how).
+#[pyfunction]
+fn batch_verbs() -> Vec<(&'static str, &'static str)> {
+    batch::BATCH_VERBS.to_vec()
+}
+
 /// The module `bitarcade._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -292,5 +333,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Snake>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(verbs, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_verbs, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_check, m)?)?;
     Ok(())
 }

@@ -25,11 +25,20 @@ pub fn to_py(e: Error) -> PyErr {
 /// Reads a request from JSON, refusing fields the request does not have (a misspelt option
 /// would otherwise be ignored) with a one-line message naming the field.
 pub fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, Error> {
-    let mut unknown = Vec::new();
+    // A bad value is named by its path (`request.search.depth: ...`).
     let mut de = serde_json::Deserializer::from_str(json);
-    let value: T = serde_ignored::deserialize(&mut de, |path| unknown.push(path.to_string()))
-        .map_err(|e| Error::input(format!("{what}: {e}")))?;
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." { what.to_string() } else { format!("{what}.{path}") };
+        Error::input(format!("{at}: {}", e.into_inner()))
+    })?;
     de.end().map_err(|e| Error::input(format!("{what}: {e}")))?;
+    // A misspelt field would otherwise be ignored.
+    let mut unknown = Vec::new();
+    let _: T = serde_ignored::deserialize(&mut serde_json::Deserializer::from_str(json), |path| {
+        unknown.push(path.to_string())
+    })
+    .map_err(|e| Error::input(format!("{what}: {e}")))?;
     match unknown.first() {
         Some(field) => Err(Error::input(format!("{what}: unknown field `{field}`"))),
         None => Ok(value),
