@@ -156,3 +156,23 @@ def test_ctrl_c_stops_a_long_solve():
     with pytest.raises(KeyboardInterrupt):
         bitarcade.run("2048.play", games=100000, search={"depth": 3})
     assert time.monotonic() - start < 3.0
+
+
+def test_expectimax_solver_equals_the_cli_best(cli):
+    env = envs.Twenty48Env()
+    _, info = env.reset(seed=17)
+    solver = bitarcade._core.Expectimax2048(depth=2)
+    rng = np.random.default_rng(4)
+    for _ in range(12):
+        for _ in range(int(rng.integers(1, 25))):
+            obs, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            if term:
+                break
+        if term:
+            break
+        board = bitarcade._core.pack_2048(env._obs.reshape(16).tolist())
+        mine = solver.best(board)
+        theirs = json.loads(cli("2048", "best", env.text(), "--depth", "2", "--json").stdout)
+        assert bitarcade._core.DIRS_2048[mine] == theirs["best"]
+    with pytest.raises(ValueError, match="cells"):
+        bitarcade._core.pack_2048([16] + [0] * 15)

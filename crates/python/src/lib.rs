@@ -21,6 +21,7 @@ pub mod env;
 mod game;
 pub mod games;
 pub mod long;
+pub mod solvers;
 
 use env::{EnvGame, Envs, Out};
 
@@ -337,5 +338,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_merge, m)?)?;
     m.add_function(wrap_pyfunction!(batch_verbs, m)?)?;
     m.add_function(wrap_pyfunction!(batch_check, m)?)?;
+    m.add_class::<solvers::Expectimax2048>()?;
+    m.add_function(wrap_pyfunction!(solvers::pack_2048, m)?)?;
+    m.add("DIRS_2048", solvers::letters())?;
     Ok(())
 }
