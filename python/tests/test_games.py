@@ -120,6 +120,8 @@ def test_records_of_another_game_are_refused():
         bitarcade.Drop7.from_record(rec)
     with pytest.raises(ValueError, match="record"):
         bitarcade.Snake.from_record("{not json")
+    with pytest.raises(FileNotFoundError):
+        bitarcade.Snake.from_record("no/such/record.json")
 
 
 def test_run_verbs_by_name(cli):

@@ -91,6 +91,8 @@ class Game:
     def from_record(cls, record: Union[str, dict, list, pathlib.Path], index: int = 0) -> "Game":
         """The game of a record (the CLI's ``--record`` JSON: text, a dict, a list of records
         or a path), once the game's own replay accepts it."""
+        if isinstance(record, str) and not record.lstrip().startswith(("{", "[")):
+            record = pathlib.Path(record)  # a file name
         if isinstance(record, pathlib.Path):
             record = record.read_text()
         elif not isinstance(record, str):
