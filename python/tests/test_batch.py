@@ -2,6 +2,7 @@
 in this process and on a local Ray; resumable runs."""
 
 import json
+import pathlib
 import re
 import subprocess
 import sys
@@ -12,14 +13,16 @@ from bitarcade import batch
 
 TIMING = re.compile(
     r'("(?:seconds|ms_per_game|game_moves_per_second|game_moves_per_second_per_thread|'
-    r'search_nodes_per_second)": )[-0-9.e+]+'
+    r'search_nodes_per_second|cpu_seconds|seconds_per_game|search_moves_per_second|'
+    r'total_seconds)": )[-0-9.e+]+'
 )
 
 
 def untimed(text: str) -> str:
     """The output with the measured times blanked (they differ between any two runs)."""
     text = TIMING.sub(r"\1T", text)
-    return re.sub(r"\(\d+\.\d s\)", "(T s)", text)
+    text = re.sub(r"\d+\.\d+ M search moves/s", "T M search moves/s", text)
+    return re.sub(r"\d+\.\d+ s\b", "T s", text)
 
 
 SWEEP = {"height": 2, "kicks": "srs"}
@@ -44,6 +47,26 @@ def test_tournament_and_play_in_process_equal_the_cli(cli):
     assert untimed(mine) == untimed(cli(*TOURNAMENT_CLI, "--json").stdout)
     mine = batch.run("2048.play", PLAY, shards=4, local=True, json_output=True, progress=False, num_cpus=2)
     assert untimed(mine) == untimed(cli(*PLAY_CLI, "--json").stdout)
+
+
+def test_drop7_play_and_samegame_set_in_process_equal_the_cli(cli, tmp_path):
+    req = {"games": 5, "seed": 2, "search": {"depth": 1}}
+    argv = ["drop7", "play", "--games", "5", "--seed", "2", "--depth", "1", "-j", "2"]
+    mine = batch.run("drop7.play", req, shards=3, local=True, json_output=True, progress=False, num_cpus=2)
+    assert untimed(mine) == untimed(cli(*argv, "--json").stdout)
+    text = batch.run("drop7.play", req, shards=2, local=True, progress=False, num_cpus=2)
+    assert untimed(text) == untimed(cli(*argv).stdout)
+    boards = tmp_path / "boards.txt"
+    boards.write_text(cli("samegame", "gen", "--count", "3", "--width", "8", "--height", "6",
+                          "--colors", "3", "--seed", "5").stdout)
+    req = {"file": pathlib.Path(boards), "width": 16}
+    argv = ["samegame", "solve", str(boards), "--width", "16", "-j", "2"]
+    mine = batch.run("samegame.solve", req, shards=2, local=True, json_output=True,
+                     progress=False, num_cpus=2)
+    theirs = cli(*argv, "--json").stdout
+    assert untimed(mine) == untimed(theirs)
+    text = batch.run("samegame.solve", req, shards=3, local=True, progress=False, num_cpus=2)
+    assert untimed(text) == untimed(cli(*argv).stdout)
 
 
 def test_resume_skips_finished_shards_and_refuses_another_batch(tmp_path, cli):
@@ -75,11 +98,17 @@ def test_bad_batches_raise_value_error():
         batch.run("tetris.sweep", {"shard": {"k": 1, "n": 2}}, shards=2, local=True, progress=False)
 
 
-def test_command_line(cli):
+def test_command_line(cli, tmp_path):
     p = subprocess.run([sys.executable, "-m", "bitarcade.batch", "tetris.sweep", "height=2", "kicks=srs",
                         "--shards", "2", "--local", "--json"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert untimed(p.stdout) == untimed(cli(*SWEEP_CLI, "--json").stdout)
+    boards = tmp_path / "b.txt"
+    boards.write_text(cli("samegame", "gen", "--count", "2", "--width", "6", "--height", "5", "--seed", "8").stdout)
+    p = subprocess.run([sys.executable, "-m", "bitarcade.batch", "samegame.solve", f"file=@{boards}", "width=4",
+                        "--local", "--json", "--shards", "2"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert untimed(p.stdout) == untimed(cli("samegame", "solve", str(boards), "--width", "4", "--json").stdout)
     p = subprocess.run([sys.executable, "-m", "bitarcade.batch", "tetris.sweep", "height=nine", "--local"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "height" in p.stderr

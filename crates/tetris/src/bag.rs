@@ -83,6 +83,15 @@ pub fn bag_consistent(q: &[Piece]) -> bool {
 /// `[hold, window...]` with `hold <= window[0]` in piece order, in lexicographic order, each
 /// once. Returns how many were visited.
 pub fn for_each_canonical(n: usize, mut visit: impl FnMut(&[Piece])) -> u64 {
+    for_each_canonical_until(n, |q| {
+        visit(q);
+        true
+    })
+}
+
+/// [`for_each_canonical`], stopped as soon as `visit` returns `false` (after that queue).
+/// Returns how many were visited.
+pub fn for_each_canonical_until(n: usize, mut visit: impl FnMut(&[Piece]) -> bool) -> u64 {
     // Lexicographic depth-first walk over `[a, b, rest...]` with a <= b, keeping for each phase
     // whether `[b, rest..]` and `[a, rest..]` are still consistent.
     assert!(n >= 1);
@@ -99,24 +108,26 @@ pub fn for_each_canonical(n: usize, mut visit: impl FnMut(&[Piece])) -> u64 {
                     states.push((1u8 << first, phase + 1));
                 }
             }
-            walk(&mut buf, 2, n + 1, &states, &mut visit, &mut count);
+            if !walk(&mut buf, 2, n + 1, &states, &mut visit, &mut count) {
+                return count;
+            }
         }
     }
     count
 }
 
+/// The walk below `at`; `false` once `visit` has asked to stop.
 fn walk(
     buf: &mut [Piece],
     at: usize,
     len: usize,
     states: &[(u8, usize)],
-    visit: &mut impl FnMut(&[Piece]),
+    visit: &mut impl FnMut(&[Piece]) -> bool,
     count: &mut u64,
-) {
+) -> bool {
     if at == len {
-        visit(buf);
         *count += 1;
-        return;
+        return visit(buf);
     }
     let mut next = Vec::with_capacity(states.len());
     for p in 0..7 {
@@ -134,8 +145,11 @@ fn walk(
         next.dedup();
         buf[at] = Piece::from_index(p);
         let snapshot = next.clone();
-        walk(buf, at + 1, len, &snapshot, visit, count);
+        if !walk(buf, at + 1, len, &snapshot, visit, count) {
+            return false;
+        }
     }
+    true
 }
 
 #[cfg(test)]

@@ -158,7 +158,15 @@ pub fn brute_force_pc(
             for (f, x, y) in mg.placements(zone, rows, piece).iter() {
                 let z = zone | crate::movegen::placement_mask(piece, f, x, y);
                 let (z2, cleared) = crate::board::zone_clear(z, rows);
-                if z2 == 0 || rec(mg, z2, rows - cleared, held2, rest2, hold) {
+                if z2 == 0 {
+                    // A clear field ends the game: the PC of this height only if no rows
+                    // are left (else one of a lower height).
+                    if rows == cleared {
+                        return true;
+                    }
+                    continue;
+                }
+                if rec(mg, z2, rows - cleared, held2, rest2, hold) {
                     return true;
                 }
             }

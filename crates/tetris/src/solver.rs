@@ -887,6 +887,12 @@ impl Solver {
                         }
                         continue;
                     }
+                    if z2 == 0 {
+                        // The field is clear with rows to go: a perfect clear of a lower
+                        // height, which ends the game there (the replay's rule), not the PC
+                        // of this height.
+                        continue;
+                    }
                     // The bit tests first: the memo lookup is a random memory access.
                     if !parity.admits(z2, rows2)
                         || !areas_divisible(z2, rows2)

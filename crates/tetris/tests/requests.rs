@@ -306,6 +306,34 @@ fn mutate(rec: &mut PcRecord, m: &Mutation) {
     }
 }
 
+/// Found by the property below on a fresh seed: with `min_height` 5 the solver answered a
+/// 6-line "PC" that clears the field after 4 pieces (a 2-line PC) and goes on, which the
+/// replay refuses ("the field is already clear"). A clear field with rows to go is now a dead
+/// end of the search (and of the brute-force reference).
+#[test]
+fn a_pc_never_passes_through_a_clear_field() {
+    let req = PcSolveRequest {
+        queue: "TLZZLSOJZLLO".into(),
+        hold: Some("I".into()),
+        use_hold: true,
+        field: Some(bits::job::InputFile::text_file("field.txt", "#.XXXXX.XX\n")),
+        fumen: None,
+        kicks: "srs+".into(),
+        kick_table: None,
+        height: None,
+        min_height: Some(5),
+        save_hold: None,
+        node_limit: None,
+    };
+    let out = pc(&req, Control::new()).unwrap();
+    if let Some(record) = out.record {
+        let n = record.steps.len();
+        let file = bits::job::InputFile::json("pc.json", &record);
+        let r = replay(&ReplayRequest { file }, Control::new()).map(|r| r.steps);
+        assert_eq!(r.map_err(|e| e.to_string()), Ok(n));
+    }
+}
+
 proptest! {
     #![proptest_config(config(2_000))]
 

@@ -1,7 +1,8 @@
 """The batch verbs spread over Ray, merged into exactly what one ``bitarcade`` process prints.
 
-A batch is split into shards (``2048.play``: the games; ``tetris.sweep``: the queues, dealt
-round-robin; ``snake.tournament``: the players); each shard is a Ray task that calls the Rust
+A batch is split into shards (``2048.play`` and ``drop7.play``: the games; ``tetris.sweep``: the
+queues, dealt round-robin; ``snake.tournament``: the players; ``samegame.solve``: the boards of
+its file); each shard is a Ray task that calls the Rust
 library in-process, and the parts are joined by the same code the verb's summary comes from.
 The output is byte for byte the CLI's (``--json`` or the text), except the measured times
 (``seconds``, the rates derived from them, ``ms_per_game``), which are this run's.
@@ -14,7 +15,8 @@ other in this process instead. From the shell::
 
     python -m bitarcade.batch tetris.sweep height=2 --shards 8 --results sweep2
     python -m bitarcade.batch 2048.play games=100 search.depth=2 --json --results run1
-    python -m bitarcade.batch snake.tournament games=200 size=12x12 --address auto
+    python -m bitarcade.batch snake.tournament games=200 setup.size=12x12 --address auto
+    python -m bitarcade.batch samegame.solve file=@standard.txt --json
 """
 
 from __future__ import annotations
@@ -28,16 +30,20 @@ import time
 from typing import Any, Optional, Union
 
 from . import _core
+from .games import _request
 
 #: The verbs that split into shards, with how.
 VERBS = dict(_core.batch_verbs())
 
 
 def _canonical(request: Union[dict, str, None]) -> str:
+    """The request as JSON with its keys sorted (the batch's name in a results directory);
+    ``pathlib.Path`` values are read as the request's files."""
     if request is None:
         request = {}
     if isinstance(request, str):
         request = json.loads(request)
+    request = json.loads(_request(request))
     return json.dumps(request, sort_keys=True, separators=(",", ":"))
 
 
@@ -191,11 +197,16 @@ def run(
 
 
 def _set(request: dict, key: str, text: str) -> None:
-    """``a.b=v``: sets request[a][b] to v read as JSON (a bare word is a string)."""
-    try:
-        value: Any = json.loads(text)
-    except json.JSONDecodeError:
-        value = text
+    """``a.b=v``: sets request[a][b] to v read as JSON (a bare word is a string; ``@FILE`` is
+    the file's contents, for a request's file field)."""
+    value: Any
+    if text.startswith("@"):
+        value = pathlib.Path(text[1:])
+    else:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
     *path, last = key.split(".")
     node = request
     for p in path:
@@ -213,7 +224,8 @@ def main(argv: Optional[list] = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("verb", help="the batch verb (see below)")
-    p.add_argument("settings", nargs="*", metavar="KEY=VALUE", help="request fields (JSON values; a.b=v nests)")
+    p.add_argument("settings", nargs="*", metavar="KEY=VALUE",
+                   help="request fields (JSON values; a.b=v nests; KEY=@FILE reads a file)")
     p.add_argument("--request", type=pathlib.Path, help="the request as a JSON file (settings apply on top)")
     p.add_argument("--shards", type=int, help="number of shards (default: 4 per CPU; players for a tournament)")
     p.add_argument("--results", type=pathlib.Path, help="keep finished shards here; a rerun resumes")

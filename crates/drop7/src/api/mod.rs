@@ -57,7 +57,7 @@ pub use play::{
     PlayReport, PlayRequest, PlayResponse, ReplayGame, ReplayRequest, ReplayResponse, SweepRequest,
     SweepResponse,
 };
-pub use stats::Summary;
+pub use stats::{summary, Summary};
 pub use train::{train, Method, TrainCheckpoint, TrainRequest, TrainResponse, TrainWindow};
 pub use tune::{parse_start, ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
 

@@ -27,7 +27,8 @@ fn as_f64(scores: &[u64]) -> Vec<f64> {
     scores.iter().map(|&x| x as f64).collect()
 }
 
-pub(crate) fn summary(scores: &[u64]) -> Summary {
+/// The summary of a batch's scores: mean with its Student 95% interval, median, best, worst.
+pub fn summary(scores: &[u64]) -> Summary {
     let xs = as_f64(scores);
     let m = MeanInterval::student(&xs, 0.95);
     let (mean, sd, ci95) = m.map_or((0.0, 0.0, [0.0, 0.0]), |m| (m.mean, m.sd, [m.low, m.high]));

@@ -33,6 +33,26 @@ fn an_aborted_long_solve_returns_within_100_ms() {
 }
 
 #[test]
+fn an_aborted_height_4_sweep_stops_within_half_a_second() {
+    // The walk over the 79.5 M canonical queues went on after the flag (about 3 s); it stops
+    // now, and so does the queue being solved.
+    let stop = AtomicBool::new(false);
+    let req = SweepRequest { height: 4, ..SweepRequest::default() };
+    std::thread::scope(|s| {
+        let setter = s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let r = sweep(&req, Control::new().with_abort(&stop));
+        let end = Instant::now();
+        let late = end.saturating_duration_since(setter.join().unwrap());
+        assert!(matches!(r, Err(Error::Aborted)), "{r:?}");
+        assert!(late < Duration::from_millis(500), "returned {late:?} after the flag");
+    });
+}
+
+#[test]
 fn a_clear_flag_changes_nothing() {
     let kicks = KickTable::srs_plus();
     let flag = AtomicBool::new(false);
