@@ -178,3 +178,16 @@ def test_expectimax_solver_equals_the_cli_best(cli):
         assert bitarcade._core.DIRS_2048[mine] == theirs["best"]
     with pytest.raises(ValueError, match="cells"):
         bitarcade._core.pack_2048([16] + [0] * 15)
+
+
+def test_from_text_starts_where_the_text_says(cli):
+    board = "1120\n1220\n0012\n"
+    g = bitarcade.SameGame.from_text(board)
+    assert str(g).strip() == board.strip() and g.board.shape == (3, 4)
+    assert len(g.legal()) == 4  # the 1s, the 2s, the 0s on the right, the 0s at the bottom
+    t = bitarcade.Tetris.from_text("XXXXXX....\nXXXXXX....\n", "OOT")
+    assert t.board.sum() == 12
+    h = t.hint()
+    assert h["move"] in t.legal()
+    with pytest.raises(ValueError, match="field"):
+        bitarcade.Tetris.from_text("XXX\n", "IJ")

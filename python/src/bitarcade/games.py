@@ -193,6 +193,12 @@ class SameGame(Game):
 
     _core_cls = _core.SameGame
 
+    @classmethod
+    def from_text(cls, text: str, **setup: Any) -> "SameGame":
+        """The game from a board in the text form (rows from the top, digits ``0``-``7`` for
+        the colours, ``.`` for an empty cell), as ``bitarcade samegame solve`` reads it."""
+        return cls(0, board=text, **setup)
+
     @property
     def board(self) -> np.ndarray:
         """Rows from the top, 0 empty and 1-8 a colour."""
@@ -206,6 +212,12 @@ class Tetris(Game):
     ``bitarcade tetris bench --seed S``."""
 
     _core_cls = _core.Tetris
+
+    @classmethod
+    def from_text(cls, field: str, queue: str, **setup: Any) -> "Tetris":
+        """The perfect clear from a field in the text form (rows from the top, 10 cells each,
+        ``.`` empty) and a queue (current piece first), as ``bitarcade tetris pc`` takes them."""
+        return cls(0, field=field, queue=queue, **setup)
 
     @property
     def board(self) -> np.ndarray:
