@@ -9,6 +9,7 @@ pub mod nrpa;
 pub mod prove;
 pub mod reference;
 pub mod rules;
+pub mod screen;
 pub mod trace;
 
 pub use board::{Board, BoardError, Col, Setup};
