@@ -62,6 +62,19 @@ enum Verb {
         bitarcade samegame gen --width 30 --height 20 --colors 3 | bitarcade samegame solve - --goal clear --width 5000\n  \
         bitarcade samegame solve grid.bgf --record game.json && bitarcade samegame replay game.json")]
     Solve(SolveArgs),
+    /// Play SameGame in a browser page from its pixels: read the board off a screenshot,
+    /// solve the whole game, click it out with real mouse events, checking every click.
+    #[command(after_help = "Examples:\n  \
+        bitarcade serve &   # then:\n  \
+        bitarcade samegame bot --url 'http://127.0.0.1:8080/#/samegame?w=15&h=10&c=3&seed=4'\n  \
+        bitarcade samegame bot --url URL --boards 7 --next-click 480,820 --record games/ --json\n  \
+        bitarcade samegame bot --url URL --cdp ws://127.0.0.1:9222/devtools/browser/ID --goal score\n\n\
+        The bot knows nothing of the page's code: it finds the grid in the pixels (any tile size, \
+        gaps, outlines, gradients, a device scale of 2), reads each tile's colour, and after each \
+        click compares the page with the engine's prediction (a mismatch is read again, then \
+        refused with a screenshot saved). Each board is replayed by the engine; --record writes \
+        records that `bitarcade samegame replay` accepts.")]
+    Bot(BotArgs),
     /// Print each step of a recorded game with the clicked group marked '*'.
     #[command(after_help = "Examples:\n  \
         bitarcade samegame solve board.txt --record game.json\n  \
@@ -215,6 +228,45 @@ impl From<SearchArg> for Search {
 }
 
 #[derive(Args, Debug)]
+struct BotArgs {
+    /// The page to play.
+    #[arg(long)]
+    url: String,
+    /// Boards to play one after another.
+    #[arg(long, default_value_t = 1)]
+    boards: u32,
+    /// Clear the board, or score the most.
+    #[arg(long, value_enum, default_value_t = GoalArg::Clear)]
+    goal: GoalArg,
+    /// Beam width of the solver (default: the solver's own).
+    #[arg(long, short = 'w')]
+    width: Option<usize>,
+    /// Pause after each click, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    click_delay: u64,
+    /// Show the browser window (needs a display).
+    #[arg(long)]
+    headed: bool,
+    /// Attach to a running Chromium's DevTools endpoint instead of starting one.
+    #[arg(long, value_name = "WS_URL")]
+    cdp: Option<String>,
+    /// The Chromium binary to start.
+    #[arg(long, default_value = "chromium")]
+    chromium: String,
+    /// The page's size in CSS pixels and its device scale factor, WxHxS.
+    #[arg(long, default_value = "1000x720x1")]
+    viewport: String,
+    /// Start the next board by clicking this point (CSS pixels, X,Y) instead of reloading.
+    #[arg(long, value_name = "X,Y")]
+    next_click: Option<String>,
+    /// Write each game's record (board-N.json) to this directory.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+#[derive(Args, Debug)]
 struct SolveArgs {
     /// Board file: text (rows top first, digits 0-7, '.' empty; blank lines separate boards)
     /// or BGF2; `-` for stdin. Without it, a generated 15x15 5-colour board (--seed).
@@ -322,6 +374,7 @@ pub fn run(args: SameGameArgs) -> CliResult {
             }
         }
         Verb::Solve(a) => solve(a),
+        Verb::Bot(a) => bot(a),
         Verb::Show { record } => {
             print!("{}", api::show(&record_request(&record)?, Control::new())?);
             Ok(())
@@ -420,6 +473,77 @@ fn solve(a: SolveArgs) -> CliResult {
     // The record went to its file.
     out.boards.iter_mut().for_each(|b| b.record = None);
     print_json(&out)
+}
+
+fn bot(a: BotArgs) -> CliResult {
+    let bad = |what: &str, v: &str, want: &str| {
+        CliError::input(format!("--{what} {v:?}: expected {want}"))
+    };
+    let nums: Vec<f64> = a.viewport.split('x').filter_map(|t| t.trim().parse().ok()).collect();
+    let viewport = match nums[..] {
+        [w, h, s]
+            if (100.0..=8000.0).contains(&w)
+                && (100.0..=8000.0).contains(&h)
+                && (0.5..=4.0).contains(&s) =>
+        {
+            (w as u32, h as u32, s)
+        }
+        _ => return Err(bad("viewport", &a.viewport, "WxHxS, like 1000x720x1 (scale 0.5 to 4)")),
+    };
+    let next = match &a.next_click {
+        None => samebot::Next::Reload,
+        Some(t) => match t
+            .split(',')
+            .map(|v| v.trim().parse::<f64>())
+            .collect::<Result<Vec<_>, _>>()
+            .as_deref()
+        {
+            Ok([x, y]) => samebot::Next::Click(*x, *y),
+            _ => return Err(bad("next-click", t, "X,Y in CSS pixels")),
+        },
+    };
+    if a.boards == 0 {
+        return Err(bad("boards", "0", "at least 1"));
+    }
+    let req = samebot::BotRequest {
+        url: a.url,
+        boards: a.boards,
+        goal: match a.goal {
+            GoalArg::Score => SolveGoal::Score,
+            GoalArg::Clear => SolveGoal::Clear,
+        },
+        width: a.width,
+        click_delay_ms: a.click_delay,
+        headed: a.headed,
+        cdp: a.cdp,
+        chromium: a.chromium,
+        viewport,
+        next,
+        record_dir: a.record,
+        ..samebot::BotRequest::default()
+    };
+    let json = a.json.json;
+    let out = samebot::run(&req, Control::new(), &mut |b| {
+        if !json {
+            println!(
+                "board {}: score {} (predicted {}), {}, {} clicks, {} mismatches; read {:.0} ms, solve {:.0} ms, clicks {:.0} ms",
+                b.size,
+                b.score,
+                b.predicted,
+                if b.cleared { "cleared" } else { "not cleared" },
+                b.moves.len(),
+                b.mismatches,
+                b.read_ms,
+                b.solve_ms,
+                b.click_ms
+            );
+        }
+    })?;
+    if json {
+        return print_json(&out);
+    }
+    println!("{} boards in {:.1} s", out.boards.len(), out.seconds);
+    Ok(())
 }
 
 /// The record at `path` as a request of `show` or `replay`.

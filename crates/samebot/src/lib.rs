@@ -1,0 +1,305 @@
+//! The SameGame browser bot: it reads a board off a page's pixels (the screen reader of
+//! `samegame::screen`), solves the whole game with the beam before the first click, and clicks
+//! it out with real mouse events through the DevTools protocol, reading the page again after
+//! every click and comparing it with the engine's prediction. On a mismatch it reads again,
+//! solves again from the board as it stands, and counts the event; it never clicks blind.
+//!
+//! It knows nothing of the page's code: only its pixels, and how to start the next board
+//! (reload the page, or click a given point).
+
+pub mod cdp;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use bits::job::{Control, Error};
+use samegame::api::{solve, BoardFile, SolveGoal, SolveRequest};
+use samegame::screen::{find_grid, read, Image, Reading};
+use samegame::trace::{verify, Record};
+use samegame::{Board, Rules};
+use serde::Serialize;
+
+pub use cdp::Browser;
+
+/// How the next board is started.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// Load the page again.
+    Reload,
+    /// Click this point (CSS pixels), as a "new game" button.
+    Click(f64, f64),
+}
+
+/// What the bot is asked to do.
+#[derive(Debug, Clone)]
+pub struct BotRequest {
+    /// The page.
+    pub url: String,
+    /// Boards to play, one after another.
+    pub boards: u32,
+    /// Clear the board (default) or score the most.
+    pub goal: SolveGoal,
+    /// Beam width (default: the solver's).
+    pub width: Option<usize>,
+    /// Pause after each click before watching the page settle, in milliseconds.
+    pub click_delay_ms: u64,
+    /// Longest wait for the page to settle after a click or a new board.
+    pub settle_ms: u64,
+    /// Show the browser (needs a display).
+    pub headed: bool,
+    /// Attach to this running Chromium (`ws://.../devtools/browser/...`) instead.
+    pub cdp: Option<String>,
+    /// The Chromium to start.
+    pub chromium: String,
+    /// The page's size in CSS pixels, and its device scale factor.
+    pub viewport: (u32, u32, f64),
+    /// How the next board starts.
+    pub next: Next,
+    /// Write each game's record here.
+    pub record_dir: Option<PathBuf>,
+    /// Where a screenshot is saved when the board cannot be read.
+    pub shots: PathBuf,
+}
+
+impl Default for BotRequest {
+    fn default() -> Self {
+        BotRequest {
+            url: String::new(),
+            boards: 1,
+            goal: SolveGoal::Clear,
+            width: None,
+            click_delay_ms: 0,
+            settle_ms: 3000,
+            headed: false,
+            cdp: None,
+            chromium: "chromium".into(),
+            viewport: (1000, 720, 1.0),
+            next: Next::Reload,
+            record_dir: None,
+            shots: std::env::temp_dir(),
+        }
+    }
+}
+
+/// One board played.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardRun {
+    /// The board as read at the start (text form).
+    pub board: String,
+    /// Its size and colours.
+    pub size: String,
+    /// The moves clicked, `[x, y]` (column from the left, row from the bottom).
+    pub moves: Vec<[u8; 2]>,
+    /// The score the first plan predicted.
+    pub predicted: i64,
+    /// The score of the moves clicked, replayed by the engine.
+    pub score: i64,
+    /// Whether the board was cleared.
+    pub cleared: bool,
+    /// Reads that differed from the engine's prediction (each re-read and re-solved).
+    pub mismatches: u32,
+    /// Milliseconds reading the first board (screenshot, grid, cells).
+    pub read_ms: f64,
+    /// Milliseconds solving (every plan).
+    pub solve_ms: f64,
+    /// Milliseconds clicking and checking.
+    pub click_ms: f64,
+    /// Where its record was written.
+    pub record: Option<String>,
+}
+
+/// Every board.
+#[derive(Debug, Clone, Serialize)]
+pub struct BotResponse {
+    /// The boards, in order.
+    pub boards: Vec<BoardRun>,
+    /// Wall seconds in all.
+    pub seconds: f64,
+}
+
+fn failed(e: String) -> Error {
+    Error::failed(e)
+}
+
+/// Takes screenshots until two in a row are equal (the page has settled), at most `ms`.
+fn settled(b: &mut Browser, ms: u64) -> Result<Image, String> {
+    let start = Instant::now();
+    let mut last = b.screenshot()?;
+    loop {
+        let now = b.screenshot()?;
+        if now == last {
+            return Ok(now);
+        }
+        if start.elapsed() > Duration::from_millis(ms) {
+            return Err(format!("the page did not settle within {ms} ms"));
+        }
+        last = now;
+    }
+}
+
+/// The grid found at scroll offset `at` (CSS pixels), seen at offset `now`.
+fn shifted(
+    g: &samegame::screen::Grid,
+    at: (f64, f64),
+    now: (f64, f64),
+    css: f64,
+) -> samegame::screen::Grid {
+    samegame::screen::Grid {
+        x0: g.x0 - (now.0 - at.0) * css,
+        y0: g.y0 - (now.1 - at.1) * css,
+        ..*g
+    }
+}
+
+fn plan(board: &Board, req: &BotRequest, ctl: Control) -> Result<(Vec<[u8; 2]>, i64), Error> {
+    let sreq = SolveRequest {
+        file: Some(BoardFile::text_file("screen", board.to_string())),
+        goal: req.goal,
+        width: req.width,
+        ..SolveRequest::default()
+    };
+    let out = solve(&sreq, ctl)?;
+    let s = out
+        .boards
+        .into_iter()
+        .next()
+        .ok_or_else(|| failed("the solver answered no board".into()))?;
+    Ok((s.moves, s.score))
+}
+
+fn save_shot(req: &BotRequest, img: &Image, name: &str) -> String {
+    let path = req.shots.join(name);
+    match cdp::write_png(&path, img) {
+        Ok(()) => format!(" (screenshot: {})", path.display()),
+        Err(_) => String::new(),
+    }
+}
+
+/// Plays `req.boards` boards on the page; `on_board` hears each as it ends.
+pub fn run(
+    req: &BotRequest,
+    ctl: Control,
+    on_board: &mut dyn FnMut(&BoardRun),
+) -> Result<BotResponse, Error> {
+    if req.url.is_empty() {
+        return Err(Error::input("url: give the page to play"));
+    }
+    let start = Instant::now();
+    let mut b = match &req.cdp {
+        Some(ws) => Browser::attach(ws),
+        None => Browser::launch(&req.chromium, req.headed),
+    }
+    .map_err(Error::input)?;
+    let (w, h, scale) = req.viewport;
+    b.viewport(w, h, scale).map_err(failed)?;
+    b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?;
+    let rules = Rules::default();
+    let mut runs = Vec::new();
+    for k in 0..req.boards {
+        ctl.check()?;
+        if k > 0 {
+            match req.next {
+                Next::Reload => b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?,
+                Next::Click(x, y) => b.click(x, y).map_err(failed)?,
+            }
+        }
+        let css = b.scale().map_err(failed)?;
+        b.move_mouse(1.0, 1.0).map_err(failed)?; // no hover highlight on the board
+        let t = Instant::now();
+        let img = settled(&mut b, req.settle_ms).map_err(failed)?;
+        let grid = find_grid(&img)
+            .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-no-board.png"))))?;
+        // The grid in the page's own coordinates: a click may scroll the page (focus).
+        let scroll0 = b.scroll().map_err(failed)?;
+        let mut seen: Reading = read(&img, &grid, None)
+            .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-misread.png"))))?;
+        let start_board = seen.board.clone();
+        let read_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
+        let (mut todo, predicted) = plan(&start_board, req, ctl)?;
+        let mut solve_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t_click = Instant::now();
+        let mut played: Vec<(u8, u8)> = Vec::new();
+        let mut expect = start_board.clone();
+        let mut mismatches = 0u32;
+        let mut i = 0;
+        while i < todo.len() {
+            ctl.check()?;
+            let [x, y] = todo[i];
+            let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
+            let (cx, cy) = at.centre(usize::from(x), at.rows - 1 - usize::from(y));
+            b.click(cx / css, cy / css).map_err(failed)?;
+            b.move_mouse(1.0, 1.0).map_err(failed)?;
+            samegame::play(&mut expect, usize::from(x), usize::from(y), &rules).map_err(|e| {
+                failed(format!("the plan's move {} ({x}.{y}) is not legal: {e}", i + 1))
+            })?;
+            played.push((x, y));
+            if req.click_delay_ms > 0 {
+                std::thread::sleep(Duration::from_millis(req.click_delay_ms));
+            }
+            let img = settled(&mut b, req.settle_ms).map_err(failed)?;
+            let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
+            let now = read(&img, &at, Some(&seen)).map_err(|e| {
+                failed(format!(
+                    "after move {}: {e}{}",
+                    i + 1,
+                    save_shot(req, &img, "samebot-misread.png")
+                ))
+            })?;
+            i += 1;
+            if now.board != expect {
+                // Read again once the page has had more time; then trust the page.
+                mismatches += 1;
+                std::thread::sleep(Duration::from_millis(200));
+                let img = settled(&mut b, req.settle_ms).map_err(failed)?;
+                let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
+                let again = read(&img, &at, Some(&seen)).map_err(failed)?;
+                if again.board != expect {
+                    return Err(failed(format!(
+                        "after move {i} the page shows another board than the engine's{}",
+                        save_shot(req, &img, "samebot-mismatch.png")
+                    )));
+                }
+                seen = again;
+                continue;
+            }
+            seen = now;
+        }
+        let click_ms = t_click.elapsed().as_secs_f64() * 1e3;
+        // Whatever was played is replayed by the engine from the board as read.
+        let v = verify(&start_board, &played, &rules)
+            .map_err(|(i, e)| failed(format!("move {}: {e}", i + 1)))?;
+        let record = match &req.record_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| failed(format!("{}: {e}", dir.display())))?;
+                let path = dir.join(format!("board-{}.json", k + 1));
+                let rec = Record::new(&start_board, &rules, &played, &v);
+                let text = serde_json::to_string_pretty(&rec).map_err(|e| failed(e.to_string()))?;
+                std::fs::write(&path, text + "\n")
+                    .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+                Some(path.display().to_string())
+            }
+            None => None,
+        };
+        solve_ms += 0.0;
+        let colours = seen.palette.len();
+        let run = BoardRun {
+            board: start_board.to_string(),
+            size: format!("{}x{}x{colours}", grid.cols, grid.rows),
+            moves: played.iter().map(|&(x, y)| [x, y]).collect(),
+            predicted,
+            score: v.score,
+            cleared: v.cleared,
+            mismatches,
+            read_ms,
+            solve_ms,
+            click_ms,
+            record,
+        };
+        todo.clear();
+        on_board(&run);
+        runs.push(run);
+    }
+    Ok(BotResponse { boards: runs, seconds: start.elapsed().as_secs_f64() })
+}
