@@ -198,7 +198,18 @@ impl Browser {
 
     /// A screenshot of the page as it is drawn.
     pub fn screenshot(&mut self) -> Result<Image, String> {
-        let r = self.call("Page.captureScreenshot", json!({"format": "png"}))?;
+        self.shot(json!({"format": "png", "optimizeForSpeed": true}))
+    }
+
+    /// A screenshot of the rectangle `(x, y, w, h)` of the viewport, in CSS pixels.
+    pub fn screenshot_clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> Result<Image, String> {
+        let (sx, sy) = self.scroll()?;
+        self.shot(json!({"format": "png", "optimizeForSpeed": true,
+            "clip": {"x": x + sx, "y": y + sy, "width": w, "height": h, "scale": 1}}))
+    }
+
+    fn shot(&mut self, params: Value) -> Result<Image, String> {
+        let r = self.call("Page.captureScreenshot", params)?;
         let data = r["data"].as_str().ok_or("devtools: no screenshot")?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data)

@@ -121,13 +121,48 @@ fn failed(e: String) -> Error {
     Error::failed(e)
 }
 
-/// Takes screenshots until two in a row are equal (the page has settled), at most `ms`.
-fn settled(b: &mut Browser, ms: u64) -> Result<Image, String> {
+/// The part of the viewport a board's screenshots need: the grid and a margin of one tile,
+/// in CSS pixels.
+#[derive(Clone, Copy)]
+struct Clip {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl Clip {
+    fn around(g: &samegame::screen::Grid, css: f64) -> Clip {
+        let x = ((g.x0 - g.pitch_x) / css).floor().max(0.0);
+        let y = ((g.y0 - g.pitch_y) / css).floor().max(0.0);
+        let w = ((g.x0 + (g.cols as f64 + 1.0) * g.pitch_x) / css).ceil() - x;
+        let h = ((g.y0 + (g.rows as f64 + 1.0) * g.pitch_y) / css).ceil() - y;
+        Clip { x, y, w, h }
+    }
+
+    /// The grid (in viewport device pixels) in the clip's pixels.
+    fn inside(&self, g: &samegame::screen::Grid, css: f64) -> samegame::screen::Grid {
+        samegame::screen::Grid { x0: g.x0 - self.x * css, y0: g.y0 - self.y * css, ..*g }
+    }
+}
+
+/// Takes screenshots (of `clip`, else of the viewport) until two in a row are equal (the page
+/// has settled), at most `ms`.
+fn settled(b: &mut Browser, ms: u64, clip: Option<Clip>) -> Result<Image, String> {
     let start = Instant::now();
-    let mut last = b.screenshot()?;
+    let shoot = |b: &mut Browser| match clip {
+        Some(c) => b.screenshot_clip(c.x, c.y, c.w, c.h),
+        None => b.screenshot(),
+    };
+    let mut last = shoot(b)?;
+    let mut n = 1;
     loop {
-        let now = b.screenshot()?;
+        let now = shoot(b)?;
+        n += 1;
         if now == last {
+            if std::env::var_os("SAMEBOT_DEBUG").is_some() {
+                eprintln!("settled after {n} shots, {:?}", start.elapsed());
+            }
             return Ok(now);
         }
         if start.elapsed() > Duration::from_millis(ms) {
@@ -206,7 +241,7 @@ pub fn run(
         let css = b.scale().map_err(failed)?;
         b.move_mouse(1.0, 1.0).map_err(failed)?; // no hover highlight on the board
         let t = Instant::now();
-        let img = settled(&mut b, req.settle_ms).map_err(failed)?;
+        let img = settled(&mut b, req.settle_ms, None).map_err(failed)?;
         let grid = find_grid(&img)
             .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-no-board.png"))))?;
         // The grid in the page's own coordinates: a click may scroll the page (focus).
@@ -214,6 +249,9 @@ pub fn run(
         let mut seen: Reading = read(&img, &grid, None)
             .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-misread.png"))))?;
         let start_board = seen.board.clone();
+        if std::env::var_os("SAMEBOT_DEBUG").is_some() {
+            eprintln!("{grid:?} scale {css}\n{start_board}");
+        }
         let read_ms = t.elapsed().as_secs_f64() * 1e3;
         let t = Instant::now();
         let (mut todo, predicted) = plan(&start_board, req, ctl)?;
@@ -237,32 +275,70 @@ pub fn run(
             if req.click_delay_ms > 0 {
                 std::thread::sleep(Duration::from_millis(req.click_delay_ms));
             }
-            let img = settled(&mut b, req.settle_ms).map_err(failed)?;
-            let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
-            let now = read(&img, &at, Some(&seen)).map_err(|e| {
-                failed(format!(
-                    "after move {}: {e}{}",
-                    i + 1,
-                    save_shot(req, &img, "samebot-misread.png")
-                ))
-            })?;
             i += 1;
-            if now.board != expect {
-                // Read again once the page has had more time; then trust the page.
-                mismatches += 1;
-                std::thread::sleep(Duration::from_millis(200));
-                let img = settled(&mut b, req.settle_ms).map_err(failed)?;
-                let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
-                let again = read(&img, &at, Some(&seen)).map_err(failed)?;
-                if again.board != expect {
+            // Screenshots until one shows the engine's board, or the page stops changing
+            // (then it shows something else: a mismatch), or the time is up. The page may be
+            // scrolling (a click's focus), so the grid is placed again for every shot.
+            let t_settle = Instant::now();
+            let mut last: Option<(Image, (f64, f64))> = None;
+            let now = loop {
+                let scroll = b.scroll().map_err(failed)?;
+                let at = shifted(&grid, scroll0, scroll, css);
+                let clip = Clip::around(&at, css);
+                let img = b.screenshot_clip(clip.x, clip.y, clip.w, clip.h).map_err(failed)?;
+                if b.scroll().map_err(failed)? != scroll {
+                    continue; // it scrolled while the shot was taken
+                }
+                let r = read(&img, &clip.inside(&at, css), Some(&seen));
+                if let Ok(r) = &r {
+                    if r.board == expect {
+                        break Some(r.clone());
+                    }
+                }
+                if last.as_ref().is_some_and(|(l, at)| *l == img && *at == scroll) {
+                    // Settled on another board (or on pixels that do not read).
+                    r.map_err(|e| {
+                        failed(format!(
+                            "after move {i}: {e}{}",
+                            save_shot(req, &img, "samebot-misread.png")
+                        ))
+                    })?;
+                    break None;
+                }
+                if t_settle.elapsed() > Duration::from_millis(req.settle_ms) {
                     return Err(failed(format!(
-                        "after move {i} the page shows another board than the engine's{}",
-                        save_shot(req, &img, "samebot-mismatch.png")
+                        "after move {i} the page did not settle within {} ms{}",
+                        req.settle_ms,
+                        save_shot(req, &img, "samebot-unsettled.png")
                     )));
                 }
+                last = Some((img, scroll));
+            };
+            let Some(now) = now else {
+                // The page shows another board than the engine's: read it whole again, and
+                // play on from the board as it stands.
+                mismatches += 1;
+                let img = settled(&mut b, req.settle_ms, None).map_err(failed)?;
+                let at = shifted(&grid, scroll0, b.scroll().map_err(failed)?, css);
+                let again = read(&img, &at, Some(&seen)).map_err(|e| {
+                    failed(format!(
+                        "after move {i}: {e}{}",
+                        save_shot(req, &img, "samebot-mismatch.png")
+                    ))
+                })?;
+                if again.board == expect {
+                    seen = again;
+                    continue;
+                }
+                let t = Instant::now();
+                let (p, _) = plan(&again.board, req, ctl)?;
+                solve_ms += t.elapsed().as_secs_f64() * 1e3;
+                todo = p;
+                i = 0;
+                expect = again.board.clone();
                 seen = again;
                 continue;
-            }
+            };
             seen = now;
         }
         let click_ms = t_click.elapsed().as_secs_f64() * 1e3;
@@ -282,7 +358,6 @@ pub fn run(
             }
             None => None,
         };
-        solve_ms += 0.0;
         let colours = seen.palette.len();
         let run = BoardRun {
             board: start_board.to_string(),

@@ -287,20 +287,29 @@ fn axis_at(p: &[f64], pitch: f64) -> Option<(f64, f64, usize)> {
 /// of a game); an error says what is missing.
 pub fn find_grid(img: &Image) -> Result<Grid, String> {
     let none = |what: &str| format!("no board found: {what}");
-    let (mut ys, mut xs) = ((0, img.height), (0, img.width));
-    let mut found = None;
-    for _ in 0..2 {
-        let ph = profile(img, true, ys);
-        let pv = profile(img, false, xs);
+    // One axis, measured within `span` of the other.
+    let across = |span: (usize, usize)| -> Result<(f64, f64, usize), String> {
+        let ph = profile(img, true, span);
         let px = pitch(&ph).ok_or_else(|| none("no repeated tile edges across"))?;
+        axis(&ph, px).ok_or_else(|| none("no run of tile edges across"))
+    };
+    let down = |span: (usize, usize)| -> Result<(f64, f64, usize), String> {
+        let pv = profile(img, false, span);
         let py = pitch(&pv).ok_or_else(|| none("no repeated tile edges down"))?;
-        let (x0, fx, cols) = axis(&ph, px).ok_or_else(|| none("no run of tile edges across"))?;
-        let (y0, fy, rows) = axis(&pv, py).ok_or_else(|| none("no run of tile edges down"))?;
-        let g = Grid { x0, y0, pitch_x: fx, pitch_y: fy, cols, rows };
-        xs = (x0.max(0.0) as usize, (x0 + fx * cols as f64).ceil() as usize + 1);
-        ys = (y0.max(0.0) as usize, (y0 + fy * rows as f64).ceil() as usize + 1);
-        found = Some(g);
-    }
+        axis(&pv, py).ok_or_else(|| none("no run of tile edges down"))
+    };
+    let extent = |a: (f64, f64, usize)| {
+        (a.0.max(0.0) as usize, (a.0 + a.1 * a.2 as f64).ceil() as usize + 1)
+    };
+    // Each axis is measured within the other's extent, so that the page beside the board
+    // (text, panels) weighs little; across first, else down first.
+    let y = match across((0, img.height)) {
+        Ok(x) => down(extent(x))?,
+        Err(e) => down((0, img.width)).map_err(|_| e)?,
+    };
+    let x = across(extent(y))?;
+    let y = down(extent(x))?;
+    let found = Some(Grid { x0: x.0, y0: y.0, pitch_x: x.1, pitch_y: y.1, cols: x.2, rows: y.2 });
     let g = trim(img, found.expect("two passes"));
     if g.cols < 2 || g.rows < 2 {
         return Err(none(&format!("{}x{} tiles is not a board", g.cols, g.rows)));
@@ -311,9 +320,9 @@ pub fn find_grid(img: &Image) -> Result<Grid, String> {
     Ok(g)
 }
 
-/// Drops outer rows and columns that are no tiles: a line of one colour that no inner line
-/// has (the page above or below the board, a frame, a panel beside it, whose edges happen to
-/// fall on the lattice).
+/// Drops outer rows and columns that are no tiles: a line most of whose cells show colours
+/// the inner block does not have (the page above or below the board, a frame, a panel beside
+/// it, whose edges happen to fall on the lattice).
 fn trim(img: &Image, mut g: Grid) -> Grid {
     let r = (g.pitch_x.min(g.pitch_y) / 6.0).max(0.5);
     loop {
@@ -336,35 +345,38 @@ fn trim(img: &Image, mut g: Grid) -> Grid {
                     };
             }
         }
-        let line = |rowwise: bool, i: usize| -> Vec<usize> {
-            if rowwise {
-                (0..g.cols).map(|c| cell[i * g.cols + c]).collect()
-            } else {
-                (0..g.rows).map(|r| cell[r * g.cols + i]).collect()
+        // The colours of the inner block (every line but the outer four).
+        let mut inner = vec![false; colours.len()];
+        for row in 1..g.rows - 1 {
+            for col in 1..g.cols - 1 {
+                inner[cell[row * g.cols + col]] = true;
             }
+        }
+        // The share of an outer line's cells that show an inner colour: about all of them
+        // for a line of tiles, few for the page, a frame or a panel beside the board.
+        let share = |cells: Vec<usize>| -> f64 {
+            cells.iter().filter(|&&k| inner[k]).count() as f64 / cells.len() as f64
         };
-        // Whether line `i` is one colour found nowhere else.
-        let foreign = |rowwise: bool, i: usize| -> bool {
-            let l = line(rowwise, i);
-            if l.iter().any(|k| *k != l[0]) {
-                return false;
-            }
-            // Found in no inner line (the line at the other end may be page too).
-            let n = if rowwise { g.rows } else { g.cols };
-            (1..n - 1).filter(|&j| j != i).all(|j| !line(rowwise, j).contains(&l[0]))
-        };
-        if foreign(true, 0) {
+        let (top, bottom, left, right) = (
+            share((0..g.cols).map(|c| cell[c]).collect()),
+            share((0..g.cols).map(|c| cell[(g.rows - 1) * g.cols + c]).collect()),
+            share((0..g.rows).map(|r| cell[r * g.cols]).collect()),
+            share((0..g.rows).map(|r| cell[r * g.cols + g.cols - 1]).collect()),
+        );
+        let worst = top.min(bottom).min(left).min(right);
+        if worst >= 0.5 {
+            return g;
+        }
+        if worst == top {
             g.y0 += g.pitch_y;
             g.rows -= 1;
-        } else if foreign(true, g.rows - 1) {
+        } else if worst == bottom {
             g.rows -= 1;
-        } else if foreign(false, 0) {
+        } else if worst == left {
             g.x0 += g.pitch_x;
             g.cols -= 1;
-        } else if foreign(false, g.cols - 1) {
-            g.cols -= 1;
         } else {
-            return g;
+            g.cols -= 1;
         }
     }
 }
