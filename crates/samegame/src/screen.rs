@@ -9,8 +9,9 @@
 //!    least squares, so a fractional pitch (a device scale factor, a canvas sized to its
 //!    container) keeps the centres exact. Gradients inside tiles change a few levels a pixel
 //!    and make no strong edges; borders and gaps make edges at the boundaries themselves.
-//!    Both axes are measured twice, the second time only inside the other axis' extent, so a
-//!    patterned page around the board weighs less.
+//!    Each axis is measured within the other's extent (across, down, across, down), so the page
+//!    beside the board (text, panels, a pattern) weighs little, and outer lines whose cells
+//!    mostly show colours the inner tiles do not (the page, a frame, a panel) are trimmed.
 //! 2. **The cells** ([`read`]): the mean colour of the middle third of each tile, clustered
 //!    greedily (a cell joins the first colour within [`COLOUR_TOLERANCE`] of it), or matched
 //!    to a palette read before. The empty cluster is the one the board's background explains:
@@ -309,8 +310,7 @@ pub fn find_grid(img: &Image) -> Result<Grid, String> {
     };
     let x = across(extent(y))?;
     let y = down(extent(x))?;
-    let found = Some(Grid { x0: x.0, y0: y.0, pitch_x: x.1, pitch_y: y.1, cols: x.2, rows: y.2 });
-    let g = trim(img, found.expect("two passes"));
+    let g = trim(img, Grid { x0: x.0, y0: y.0, pitch_x: x.1, pitch_y: y.1, cols: x.2, rows: y.2 });
     if g.cols < 2 || g.rows < 2 {
         return Err(none(&format!("{}x{} tiles is not a board", g.cols, g.rows)));
     }
