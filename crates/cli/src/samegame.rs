@@ -68,7 +68,8 @@ enum Verb {
         bitarcade serve &   # then:\n  \
         bitarcade samegame bot --url 'http://127.0.0.1:8080/#/samegame?w=15&h=10&c=3&seed=4'\n  \
         bitarcade samegame bot --url URL --boards 7 --next-click 480,820 --record games/ --json\n  \
-        bitarcade samegame bot --url URL --cdp ws://127.0.0.1:9222/devtools/browser/ID --goal score\n\n\
+        bitarcade samegame bot --url URL --cdp ws://127.0.0.1:9222/devtools/browser/ID --goal score\n  \
+        bitarcade samegame bot --url URL --calibrate found.png   (read only: check a new page first)\n\n\
         The bot knows nothing of the page's code: it finds the grid in the pixels (any tile size, \
         gaps, outlines, gradients, a device scale of 2), reads each tile's colour, and after each \
         click compares the page with the engine's prediction (a mismatch is read again, then \
@@ -257,11 +258,18 @@ struct BotArgs {
     #[arg(long, default_value = "1000x720x1")]
     viewport: String,
     /// Start the next board by clicking this point (CSS pixels, X,Y) instead of reloading.
-    #[arg(long, value_name = "X,Y")]
+    #[arg(long, value_name = "X,Y", conflicts_with = "next_key")]
     next_click: Option<String>,
+    /// Start the next board by pressing this key (a DOM key name: n, F2, Enter).
+    #[arg(long, value_name = "KEY")]
+    next_key: Option<String>,
     /// Write each game's record (board-N.json) to this directory.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
+    /// Only read the board: print the grid, the colours and the board found, and write the
+    /// screenshot with the grid drawn on it to this PNG (check a new page first).
+    #[arg(long, value_name = "PNG")]
+    calibrate: Option<PathBuf>,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -490,9 +498,10 @@ fn bot(a: BotArgs) -> CliResult {
         }
         _ => return Err(bad("viewport", &a.viewport, "WxHxS, like 1000x720x1 (scale 0.5 to 4)")),
     };
-    let next = match &a.next_click {
-        None => samebot::Next::Reload,
-        Some(t) => match t
+    let next = match (&a.next_click, &a.next_key) {
+        (None, Some(k)) => samebot::Next::Key(k.clone()),
+        (None, None) => samebot::Next::Reload,
+        (Some(t), _) => match t
             .split(',')
             .map(|v| v.trim().parse::<f64>())
             .collect::<Result<Vec<_>, _>>()
@@ -523,6 +532,27 @@ fn bot(a: BotArgs) -> CliResult {
         ..samebot::BotRequest::default()
     };
     let json = a.json.json;
+    if let Some(png) = &a.calibrate {
+        let c = samebot::calibrate(&req, png)?;
+        if json {
+            return print_json(&c);
+        }
+        println!(
+            "grid {}x{} at ({:.1}, {:.1}), pitch {:.2} x {:.2} screenshot pixels, {} per CSS pixel",
+            c.size[0], c.size[1], c.origin[0], c.origin[1], c.pitch[0], c.pitch[1], c.scale
+        );
+        let hex = |p: &[u8; 3]| format!("#{:02x}{:02x}{:02x}", p[0], p[1], p[2]);
+        let colours: Vec<String> =
+            c.palette.iter().enumerate().map(|(i, p)| format!("{i} {}", hex(p))).collect();
+        println!(
+            "colours: {}; empty: {}",
+            colours.join(", "),
+            c.empty.as_ref().map_or("none seen".into(), hex)
+        );
+        print!("{}", c.board);
+        println!("annotated screenshot: {}", c.image);
+        return Ok(());
+    }
     let out = samebot::run(&req, Control::new(), &mut |b| {
         if !json {
             println!(

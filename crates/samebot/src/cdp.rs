@@ -246,6 +246,13 @@ impl Browser {
             .map(|_| ())
     }
 
+    /// Presses and releases a key (a DOM key name; one character also types it).
+    pub fn press(&mut self, key: &str) -> Result<(), String> {
+        let text = if key.chars().count() == 1 { key } else { "" };
+        self.call("Input.dispatchKeyEvent", json!({"type": "keyDown", "key": key, "text": text}))?;
+        self.call("Input.dispatchKeyEvent", json!({"type": "keyUp", "key": key})).map(|_| ())
+    }
+
     /// A real left click at `(x, y)` in CSS pixels: move, press, release.
     pub fn click(&mut self, x: f64, y: f64) -> Result<(), String> {
         self.move_mouse(x, y)?;

@@ -28,6 +28,8 @@ pub enum Next {
     Reload,
     /// Click this point (CSS pixels), as a "new game" button.
     Click(f64, f64),
+    /// Press this key (a DOM key name: `n`, `F2`, `Enter`).
+    Key(String),
 }
 
 /// What the bot is asked to do.
@@ -96,8 +98,11 @@ pub struct BoardRun {
     pub score: i64,
     /// Whether the board was cleared.
     pub cleared: bool,
-    /// Reads that differed from the engine's prediction (each re-read and re-solved).
+    /// Reads that differed from the engine's prediction (each read again, and solved again
+    /// from the page's board when it still differed).
     pub mismatches: u32,
+    /// Games the board was played as: 1, plus one for every board that changed under the bot.
+    pub segments: u32,
     /// Milliseconds reading the first board (screenshot, grid, cells).
     pub read_ms: f64,
     /// Milliseconds solving (every plan).
@@ -210,6 +215,106 @@ fn save_shot(req: &BotRequest, img: &Image, name: &str) -> String {
     }
 }
 
+/// What `--calibrate` found on a page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Calibration {
+    /// Columns and rows.
+    pub size: [usize; 2],
+    /// Left and top edges of the grid, in screenshot pixels.
+    pub origin: [f64; 2],
+    /// Tile pitch across and down, in screenshot pixels.
+    pub pitch: [f64; 2],
+    /// Screenshot pixels per CSS pixel.
+    pub scale: f64,
+    /// The colour of each colour index, as seen.
+    pub palette: Vec<[u8; 3]>,
+    /// The colour of the empty cells, if any.
+    pub empty: Option<[u8; 3]>,
+    /// The board as read (text form).
+    pub board: String,
+    /// Where the annotated screenshot was written.
+    pub image: String,
+}
+
+/// The screenshot with the grid drawn on it: the tile boundaries in magenta, and at each
+/// tile's centre a dot in its colour index's shade (white for empty).
+pub fn annotate(img: &Image, r: &Reading) -> Image {
+    let mut out = img.clone();
+    let g = &r.grid;
+    let magenta = [255, 0, 255];
+    for c in 0..=g.cols {
+        let x = (g.x0 + c as f64 * g.pitch_x).round() as usize;
+        for y in
+            g.y0.max(0.0) as usize..((g.y0 + g.rows as f64 * g.pitch_y) as usize).min(img.height)
+        {
+            out.set(x, y, magenta);
+        }
+    }
+    for row in 0..=g.rows {
+        let y = (g.y0 + row as f64 * g.pitch_y).round() as usize;
+        for x in
+            g.x0.max(0.0) as usize..((g.x0 + g.cols as f64 * g.pitch_x) as usize).min(img.width)
+        {
+            out.set(x, y, magenta);
+        }
+    }
+    let r2 = (g.pitch_x.min(g.pitch_y) / 8.0).max(1.0) as usize;
+    for row in 0..g.rows {
+        for col in 0..g.cols {
+            let (cx, cy) = g.centre(col, row);
+            let shade = match r.cells[row * g.cols + col] {
+                Some(k) => {
+                    let v = (40 * u32::from(k)).min(255) as u8;
+                    [v, v, v]
+                }
+                None => [255, 255, 255],
+            };
+            out.fill_rect(
+                (cx as usize).saturating_sub(r2),
+                (cy as usize).saturating_sub(r2),
+                2 * r2 + 1,
+                2 * r2 + 1,
+                shade,
+            );
+        }
+    }
+    out
+}
+
+/// Loads the page, reads the board once and writes the annotated screenshot to `image`: a
+/// check of a new page before the bot plays it.
+pub fn calibrate(req: &BotRequest, image: &std::path::Path) -> Result<Calibration, Error> {
+    if req.url.is_empty() {
+        return Err(Error::input("url: give the page to read"));
+    }
+    let mut b = match &req.cdp {
+        Some(ws) => Browser::attach(ws),
+        None => Browser::launch(&req.chromium, req.headed),
+    }
+    .map_err(Error::input)?;
+    let (w, h, scale) = req.viewport;
+    b.viewport(w, h, scale).map_err(failed)?;
+    b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?;
+    b.move_mouse(1.0, 1.0).map_err(failed)?;
+    let css = b.scale().map_err(failed)?;
+    let img = settled(&mut b, req.settle_ms, None).map_err(failed)?;
+    let grid = find_grid(&img)
+        .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-no-board.png"))))?;
+    let r = read(&img, &grid, None)
+        .map_err(|e| failed(format!("{e}{}", save_shot(req, &img, "samebot-misread.png"))))?;
+    cdp::write_png(image, &annotate(&img, &r)).map_err(failed)?;
+    Ok(Calibration {
+        size: [grid.cols, grid.rows],
+        origin: [grid.x0, grid.y0],
+        pitch: [grid.pitch_x, grid.pitch_y],
+        scale: css,
+        palette: r.palette.clone(),
+        empty: r.empty,
+        board: r.board.to_string(),
+        image: image.display().to_string(),
+    })
+}
+
 /// Plays `req.boards` boards on the page; `on_board` hears each as it ends.
 pub fn run(
     req: &BotRequest,
@@ -236,6 +341,7 @@ pub fn run(
             match req.next {
                 Next::Reload => b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?,
                 Next::Click(x, y) => b.click(x, y).map_err(failed)?,
+                Next::Key(ref key) => b.press(key).map_err(failed)?,
             }
         }
         let css = b.scale().map_err(failed)?;
@@ -259,6 +365,10 @@ pub fn run(
         let t_click = Instant::now();
         let mut played: Vec<(u8, u8)> = Vec::new();
         let mut expect = start_board.clone();
+        // A board that changed under the bot starts a new segment from the board as read:
+        // each segment is replayed by the engine on its own.
+        let (mut seg_start, mut seg_moves, mut earlier) = (start_board.clone(), Vec::new(), 0i64);
+        let mut segments = 1u32;
         let mut mismatches = 0u32;
         let mut i = 0;
         while i < todo.len() {
@@ -272,6 +382,7 @@ pub fn run(
                 failed(format!("the plan's move {} ({x}.{y}) is not legal: {e}", i + 1))
             })?;
             played.push((x, y));
+            seg_moves.push((x, y));
             if req.click_delay_ms > 0 {
                 std::thread::sleep(Duration::from_millis(req.click_delay_ms));
             }
@@ -330,6 +441,12 @@ pub fn run(
                     seen = again;
                     continue;
                 }
+                let v = verify(&seg_start, &seg_moves, &rules)
+                    .map_err(|(i, e)| failed(format!("move {}: {e}", i + 1)))?;
+                earlier += v.score;
+                segments += 1;
+                seg_start = again.board.clone();
+                seg_moves.clear();
                 let t = Instant::now();
                 let (p, _) = plan(&again.board, req, ctl)?;
                 solve_ms += t.elapsed().as_secs_f64() * 1e3;
@@ -342,15 +459,16 @@ pub fn run(
             seen = now;
         }
         let click_ms = t_click.elapsed().as_secs_f64() * 1e3;
-        // Whatever was played is replayed by the engine from the board as read.
-        let v = verify(&start_board, &played, &rules)
+        // Whatever was played is replayed by the engine from the board as read (the last
+        // segment's; the record is that segment's game, the whole game without a mismatch).
+        let v = verify(&seg_start, &seg_moves, &rules)
             .map_err(|(i, e)| failed(format!("move {}: {e}", i + 1)))?;
         let record = match &req.record_dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| failed(format!("{}: {e}", dir.display())))?;
                 let path = dir.join(format!("board-{}.json", k + 1));
-                let rec = Record::new(&start_board, &rules, &played, &v);
+                let rec = Record::new(&seg_start, &rules, &seg_moves, &v);
                 let text = serde_json::to_string_pretty(&rec).map_err(|e| failed(e.to_string()))?;
                 std::fs::write(&path, text + "\n")
                     .map_err(|e| failed(format!("{}: {e}", path.display())))?;
@@ -364,9 +482,10 @@ pub fn run(
             size: format!("{}x{}x{colours}", grid.cols, grid.rows),
             moves: played.iter().map(|&(x, y)| [x, y]).collect(),
             predicted,
-            score: v.score,
+            score: earlier + v.score,
             cleared: v.cleared,
             mismatches,
+            segments,
             read_ms,
             solve_ms,
             click_ms,

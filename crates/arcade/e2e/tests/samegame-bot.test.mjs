@@ -6,7 +6,9 @@
 // given the same clicks, shows that score.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { env, cli, open, repo, tmp } from '../lib.mjs';
@@ -88,4 +90,50 @@ test('samegame bot: no board, no page, no browser: one line and an exit code, ne
   assert.match(r.err, /not installed/);
   r = run('--url', env.url, '--viewport', '10x10');
   assert.equal(r.code, 2);
+});
+
+test('samegame bot: --calibrate reads without clicking and draws the grid; --cdp plays in a Chromium already running', async () => {
+  const hash = '#/samegame?w=15&h=15&c=4&seed=8';
+  const png = join(tmp, 'calibrate.png');
+  const c = bot('--url', env.url + hash, '--calibrate', png);
+  assert.deepEqual(c.size, [15, 15]);
+  assert.equal(c.palette.length, 4);
+  assert.ok(existsSync(png));
+  const { page } = await open(hash);
+  assert.equal(canonical(c.board), canonical(await page.getAttribute('[data-testid=board]', 'data-board')));
+  await page.close();
+  // A browser the bot did not start: it attaches over DevTools and plays in a new page.
+  const profile = mkdtempSync(join(tmpdir(), 'samebot-cdp-'));
+  const browser = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const ws = await new Promise((ok, fail) => {
+      let err = '';
+      browser.stderr.on('data', (d) => { err += d; const m = err.match(/ws:\/\/\S+/); if (m) ok(m[0]); });
+      setTimeout(() => fail(new Error('chromium did not print its DevTools URL')), 20000);
+    });
+    const out = bot('--url', env.url + '#/samegame?w=10&h=10&c=3&seed=12', '--cdp', ws);
+    assert.ok(out.boards[0].cleared);
+    assert.equal(out.boards[0].mismatches, 0);
+  } finally {
+    browser.kill();
+  }
+});
+
+test('samegame bot: a board that changes under it is read again and played on from the page; N starts the next board', async () => {
+  const file = pathToFileURL(resolve(repo, 'crates/arcade/e2e/fixtures/canvas-samegame.html')).href;
+  const query = '?seed=4&w=12&h=8&c=3&chaos=3';
+  const out = bot('--url', file + query);
+  const [b] = out.boards;
+  assert.ok(b.mismatches >= 1 && b.segments >= 2, JSON.stringify({ m: b.mismatches, s: b.segments }));
+  // The same clicks on the page, with the same change under them, end where the bot says.
+  const page = await env.browser.newPage({ viewport: { width: 1000, height: 720 } });
+  await page.goto(file + query);
+  for (const [x, y] of b.moves) assert.ok(await page.evaluate(([x, y]) => window.clickCell(x, y), [x, y]));
+  const left = (await page.getAttribute('body', 'data-board')).replace(/[.\n]/g, '').length;
+  assert.equal(left === 0, b.cleared);
+  await page.close();
+  const two = bot('--url', file + '?seed=20&w=10&h=6&c=3', '--boards', '2', '--next-key', 'n');
+  assert.equal(two.boards.length, 2);
+  assert.notEqual(two.boards[0].board, two.boards[1].board);
 });
