@@ -555,18 +555,7 @@ fn bot(a: BotArgs) -> CliResult {
     }
     let out = samebot::run(&req, Control::new(), &mut |b| {
         if !json {
-            println!(
-                "board {}: score {} (predicted {}), {}, {} clicks, {} mismatches; read {:.0} ms, solve {:.0} ms, clicks {:.0} ms",
-                b.size,
-                b.score,
-                b.predicted,
-                if b.cleared { "cleared" } else { "not cleared" },
-                b.moves.len(),
-                b.mismatches,
-                b.read_ms,
-                b.solve_ms,
-                b.click_ms
-            );
+            print!("{b}");
         }
     })?;
     if json {

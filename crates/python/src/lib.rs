@@ -30,22 +30,11 @@ pub(crate) fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
-/// A numpy buffer's contents, which must be contiguous and hold `len` entries.
-fn buffer<'a, T: numpy::Element>(
+/// A numpy buffer's contents (of any dimension), which must be contiguous and hold `len`
+/// entries.
+fn buffer<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
     name: &str,
-    a: &'a mut numpy::PyReadwriteArray<'_, T, IxDyn>,
-    len: usize,
-) -> PyResult<&'a mut [T]> {
-    let s = a.as_slice_mut().map_err(|_| value_error(format!("{name}: not a contiguous array")))?;
-    if s.len() != len {
-        return Err(value_error(format!("{name}: {} entries, expected {len}", s.len())));
-    }
-    Ok(s)
-}
-
-fn buffer1<'a, T: numpy::Element>(
-    name: &str,
-    a: &'a mut PyReadwriteArray1<'_, T>,
+    a: &'a mut numpy::PyReadwriteArray<'_, T, D>,
     len: usize,
 ) -> PyResult<&'a mut [T]> {
     let s = a.as_slice_mut().map_err(|_| value_error(format!("{name}: not a contiguous array")))?;
@@ -140,9 +129,9 @@ macro_rules! env_class {
                 self.envs.check_actions(a).map_err(value_error)?;
                 let out = Out {
                     obs: buffer("obs", &mut obs, n * self.envs.obs_len())?,
-                    reward: buffer1("reward", &mut reward, n)?,
-                    terminated: buffer1("terminated", &mut terminated, n)?,
-                    truncated: buffer1("truncated", &mut truncated, n)?,
+                    reward: buffer("reward", &mut reward, n)?,
+                    terminated: buffer("terminated", &mut terminated, n)?,
+                    truncated: buffer("truncated", &mut truncated, n)?,
                     mask: buffer("mask", &mut mask, n * self.envs.actions())?,
                 };
                 let envs = &mut self.envs;

@@ -113,6 +113,25 @@ pub struct BoardRun {
     pub record: Option<String>,
 }
 
+impl std::fmt::Display for BoardRun {
+    /// One line: the board's size, the score against the plan's, the clicks and the times.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "board {}: score {} (predicted {}), {}, {} clicks, {} mismatches; read {:.0} ms, solve {:.0} ms, clicks {:.0} ms",
+            self.size,
+            self.score,
+            self.predicted,
+            if self.cleared { "cleared" } else { "not cleared" },
+            self.moves.len(),
+            self.mismatches,
+            self.read_ms,
+            self.solve_ms,
+            self.click_ms
+        )
+    }
+}
+
 /// Every board.
 #[derive(Debug, Clone, Serialize)]
 pub struct BotResponse {
@@ -281,12 +300,8 @@ pub fn annotate(img: &Image, r: &Reading) -> Image {
     out
 }
 
-/// Loads the page, reads the board once and writes the annotated screenshot to `image`: a
-/// check of a new page before the bot plays it.
-pub fn calibrate(req: &BotRequest, image: &std::path::Path) -> Result<Calibration, Error> {
-    if req.url.is_empty() {
-        return Err(Error::input("url: give the page to read"));
-    }
+/// The browser of `req` (started, or attached to) at the page, loaded.
+fn open(req: &BotRequest) -> Result<Browser, Error> {
     let mut b = match &req.cdp {
         Some(ws) => Browser::attach(ws),
         None => Browser::launch(&req.chromium, req.headed),
@@ -295,6 +310,16 @@ pub fn calibrate(req: &BotRequest, image: &std::path::Path) -> Result<Calibratio
     let (w, h, scale) = req.viewport;
     b.viewport(w, h, scale).map_err(failed)?;
     b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?;
+    Ok(b)
+}
+
+/// Loads the page, reads the board once and writes the annotated screenshot to `image`: a
+/// check of a new page before the bot plays it.
+pub fn calibrate(req: &BotRequest, image: &std::path::Path) -> Result<Calibration, Error> {
+    if req.url.is_empty() {
+        return Err(Error::input("url: give the page to read"));
+    }
+    let mut b = open(req)?;
     b.move_mouse(1.0, 1.0).map_err(failed)?;
     let css = b.scale().map_err(failed)?;
     let img = settled(&mut b, req.settle_ms, None).map_err(failed)?;
@@ -325,14 +350,7 @@ pub fn run(
         return Err(Error::input("url: give the page to play"));
     }
     let start = Instant::now();
-    let mut b = match &req.cdp {
-        Some(ws) => Browser::attach(ws),
-        None => Browser::launch(&req.chromium, req.headed),
-    }
-    .map_err(Error::input)?;
-    let (w, h, scale) = req.viewport;
-    b.viewport(w, h, scale).map_err(failed)?;
-    b.navigate(&req.url, Duration::from_secs(30)).map_err(failed)?;
+    let mut b = open(req)?;
     let rules = Rules::default();
     let mut runs = Vec::new();
     for k in 0..req.boards {
