@@ -5,15 +5,17 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use tetris::api::{self, BenchRequest, Control, PcSolveRequest, Shard, SweepRequest, TrainRequest};
+use tetris::api::{
+    self, BenchRequest, Control, PcSolveRequest, PercentRequest, Shard, SweepRequest, TrainRequest,
+};
 use tetris::KickTable;
 
 use crate::common::{
-    follow, input_file, print_or_json, progress, read_input, write_json_file, CliResult, JsonArg,
-    RecordArg, SeedArg, ThreadsArg,
+    follow, input_file, print_or_json, progress, read_input, write_json_file, CliError, CliResult,
+    JsonArg, RecordArg, SeedArg, ThreadsArg,
 };
 
-/// Tetris perfect clears: pc, sweep, bench, train, replay.
+/// Tetris perfect clears: pc, percent, sweep, bench, train, replay.
 #[derive(Args, Debug)]
 pub struct TetrisArgs {
     #[command(subcommand)]
@@ -34,6 +36,25 @@ enum Verb {
         Field text: rows top first, '.' empty, any other character filled, 10 per row.\n\
         Kick tables: none, srs, srs+ (with 180), srs-tetrio, or a file (see the tetris crate's kicks docs).")]
     Pc(PcArgs),
+    /// PC odds over every queue of a pattern: how many have a PC, which fail, rates by the
+    /// first pieces.
+    #[command(after_help = "Examples:\n  \
+        bitarcade tetris percent --pattern '*p7,*p4'\n  \
+        bitarcade tetris percent --pattern '*p7' --height 2 --fails fails.txt\n  \
+        printf 'XXX.......\\nXXX.......\\nXXX.......\\nXXX.......\\n' | \
+        bitarcade tetris percent --field - --pattern 'I,*p7' --tree 1\n  \
+        bitarcade tetris percent --fumen 'v115@9gA8IeA8IeC8CeA8CeC8BeC8LeAgH' --pattern '*p7' --json\n  \
+        bitarcade tetris percent --pattern '*,*p7,*p3; *,*p6,*p4' --kicks srs+ --no-hold\n\n\
+        Patterns (solution-finder's syntax): T (a piece; TSZ is T,S,Z), * (any piece), [IJL] (one of), \
+        [^IJL] (one not of), *p4 or [IJL]p2 (distinct pieces of the set in any order), *! or [TIO]! \
+        (all of the set), joined by commas; several patterns joined by ';' are counted on their own \
+        and added up. Queues are cut to the pieces that matter (the pieces to place, plus one with \
+        hold) and each distinct queue counts once. Hold starts empty: a piece already held is the \
+        pattern's first.\n\
+        The answer comes from every clearing order of the field (no hold) and a walk over the \
+        queues' hold choices; --check N re-solves N queues one by one with the DFS solver, each PC \
+        replayed, and stops with an error on any disagreement.")]
+    Percent(PercentArgs),
     /// Solve every canonical queue of a height (2: 57,750 queues; 4: 79,516,080) and count.
     #[command(after_help = "Examples:\n  \
         bitarcade tetris sweep --height 2\n  \
@@ -102,6 +123,47 @@ struct PcArgs {
     json: JsonArg,
     #[command(flatten)]
     record: RecordArg,
+}
+
+#[derive(Args, Debug)]
+struct PercentArgs {
+    /// The queues, in solution-finder's pattern syntax (see below).
+    #[arg(long, short = 'p')]
+    pattern: String,
+    /// Allow hold (the default).
+    #[arg(long, conflicts_with = "no_hold")]
+    hold: bool,
+    /// Forbid hold.
+    #[arg(long)]
+    no_hold: bool,
+    /// Starting field as text (rows top first, '.' empty); `-` for stdin.
+    #[arg(long, value_name = "FILE", conflicts_with = "fumen")]
+    field: Option<PathBuf>,
+    /// Starting field as a fumen string (v115@...).
+    #[arg(long, value_name = "FUMEN")]
+    fumen: Option<String>,
+    /// PC height in lines (solution-finder's --clear-line).
+    #[arg(long, default_value_t = PercentRequest::default().height)]
+    height: u32,
+    /// Kick table: none, srs, srs+, srs-tetrio, or a kick table file.
+    #[arg(long, default_value_t = PercentRequest::default().kicks)]
+    kicks: String,
+    /// Write every queue with no PC to FILE, one per line (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    fails: Option<PathBuf>,
+    /// Print the success rates by the first pieces, to this depth.
+    #[arg(long, value_name = "DEPTH", default_value_t = 0)]
+    tree: u32,
+    /// Queues re-solved one by one by the DFS solver (each PC replayed); 0 turns it off.
+    #[arg(long, value_name = "N", default_value_t = PercentRequest::default().check)]
+    check: u32,
+    /// Only shard K of N (1-based) of the queues, by their first two pieces; shards add up.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
 }
 
 #[derive(Args, Debug)]
@@ -188,6 +250,7 @@ struct TrainArgs {
 pub fn run(args: TetrisArgs) -> CliResult {
     match args.command {
         Verb::Pc(a) => pc(a),
+        Verb::Percent(a) => percent(a),
         Verb::Sweep(a) => sweep(a),
         Verb::Bench(a) => bench(a),
         Verb::Train(a) => train(a),
@@ -229,6 +292,52 @@ fn pc(a: PcArgs) -> CliResult {
 fn replay(file: &Path, json: bool) -> CliResult {
     let req = api::ReplayRequest { file: input_file(file) };
     print_or_json(json, &api::replay(&req, Control::new())?)
+}
+
+fn percent(a: PercentArgs) -> CliResult {
+    let shard: Shard = a.shard.as_deref().map(str::parse).transpose()?.unwrap_or_default();
+    let req = PercentRequest {
+        pattern: a.pattern,
+        hold: !a.no_hold,
+        field: a.field.as_deref().map(input_file),
+        fumen: a.fumen,
+        height: a.height,
+        kick_table: kick_file(&a.kicks)?,
+        kicks: a.kicks,
+        fails: a.fails.is_some(),
+        tree: a.tree,
+        check: a.check,
+        shard,
+    };
+    let bar = progress(2, "percent");
+    let tick = follow(&bar, "", false);
+    let mut out =
+        a.threads.install(|| api::percent(&req, Control::new().with_progress(&tick)))??;
+    bar.finish_and_clear();
+    if let Some(path) = &a.fails {
+        let mut text = out.fails.join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        if path.as_os_str() == "-" {
+            print!("{text}");
+        } else {
+            std::fs::write(path, text).map_err(|e| {
+                CliError::failed(format!("{}: cannot write the fails: {e}", path.display()))
+            })?;
+        }
+        if !a.json.json {
+            // The list went to its file; the summary says how many.
+            let n = out.fails.len();
+            out.fails.clear();
+            print_or_json(false, &out)?;
+            if path.as_os_str() != "-" {
+                println!("{n} queues with no PC written to {}", path.display());
+            }
+            return Ok(());
+        }
+    }
+    print_or_json(a.json.json, &out)
 }
 
 fn sweep(a: SweepArgs) -> CliResult {

@@ -94,6 +94,12 @@ fn bad_input_exits_2_with_one_line() {
         vec!["tetris", "pc", "--queue", "IOTLJSZIOTS", "--fumen", "v115@garbage"],
         vec!["tetris", "sweep", "--height", "3"],
         vec!["tetris", "sweep", "--shard", "0/4"],
+        vec!["tetris", "percent", "--pattern", "*p8"],
+        vec!["tetris", "percent", "--pattern", "[IJX]"],
+        vec!["tetris", "percent", "--pattern", "*p7"],
+        vec!["tetris", "percent", "--pattern", "*p7", "--height", "7"],
+        vec!["tetris", "percent", "--pattern", "*p7", "--height", "2", "--shard", "3/2"],
+        vec!["tetris", "percent", "--pattern", "*p7", "--field", wide.to_str().unwrap()],
     ] {
         let out = bitarcade(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -373,4 +379,59 @@ fn pc_help_examples_work() {
         assert!(solved, "{example}: {text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `percent`: the 2-line counts, shards that add up to the whole, the same answer on one
+/// thread, the failing queues in a file and the tree.
+#[test]
+fn percent_counts_shards_fails_and_tree() {
+    let all = "*p6; *p5,*; *p4,*p2; *p3,*p3; *p2,*p4; *,*p5";
+    let v = json(&bitarcade(&["tetris", "percent", "--pattern", all, "--height", "2", "--json"]));
+    assert_eq!((v["solvable"].as_u64(), v["total"].as_u64()), (Some(5_148), Some(154_980)));
+    assert_eq!(v["patterns"].as_array().unwrap().len(), 6);
+    assert!(v["checked"].as_u64().unwrap() >= 500);
+    let mut sum = (0, 0);
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let s = json(&bitarcade(&[
+            "tetris",
+            "percent",
+            "--pattern",
+            all,
+            "--height",
+            "2",
+            "--shard",
+            &shard,
+            "--json",
+            "--threads",
+            "1",
+            "--check",
+            "0",
+        ]));
+        sum.0 += s["solvable"].as_u64().unwrap();
+        sum.1 += s["total"].as_u64().unwrap();
+    }
+    assert_eq!(sum, (5_148, 154_980));
+    // Fails to a file: exactly the queues without a PC.
+    let fails = tmp("percent-fails.txt");
+    let out = stdout(&[
+        "tetris",
+        "percent",
+        "--pattern",
+        "T,*p5",
+        "--height",
+        "2",
+        "--fails",
+        fails.to_str().unwrap(),
+        "--tree",
+        "2",
+    ]);
+    let listed = std::fs::read_to_string(&fails).unwrap();
+    let v =
+        json(&bitarcade(&["tetris", "percent", "--pattern", "T,*p5", "--height", "2", "--json"]));
+    let bad = v["total"].as_u64().unwrap() - v["solvable"].as_u64().unwrap();
+    assert_eq!(listed.lines().count() as u64, bad);
+    assert!(listed.lines().all(|q| q.len() == 6 && q.starts_with('T')));
+    assert!(out.contains("by first pieces:") && out.contains("  T: "), "{out}");
+    assert!(out.contains(&format!("{bad} queues with no PC written to")), "{out}");
 }

@@ -1,6 +1,7 @@
 //! The verbs of `bitarcade tetris`, typed for every front end (the CLI, a web server, Python):
-//! [`pc`] solves one perfect clear, [`replay`] checks a solution record, [`sweep`] counts the
-//! solvable canonical queues of a height, [`bench`](fn@bench) runs the public benchmark and [`train`]
+//! [`pc`] solves one perfect clear, [`replay`] checks a solution record, [`percent`] counts the
+//! queues of a pattern that have a PC from a field, [`sweep`] counts the solvable canonical
+//! queues of a height one search per queue, [`bench`](fn@bench) runs the public benchmark and [`train`]
 //! fits the move-ordering weights.
 //!
 //! Each verb takes a plain request (serde, every field defaulted in its `Default`, so JSON may
@@ -30,6 +31,7 @@
 mod bench;
 pub mod contract;
 mod pc;
+mod percent;
 mod sweep;
 mod text;
 mod train;
@@ -38,6 +40,7 @@ pub use bench::{bench, BenchLine, BenchRequest, BenchResponse, MovegenRatio};
 pub use bits::job::{Control, Error, Progress, Shard};
 pub use pc::{pc, replay, PcRecord, PcReport, PcSolveRequest, PcSolveResponse, ReplayRequest};
 pub use pc::{ReplayResponse, StepOut};
+pub use percent::{percent, PatternOdds, PercentRequest, PercentResponse, TreeOut};
 pub use sweep::{sweep, SweepRequest, SweepResponse};
 pub use train::{train, TrainGeneration, TrainRequest, TrainResponse};
 

@@ -1,0 +1,319 @@
+//! `percent`: how many queues of a pattern have a perfect clear from a field, which fail, and
+//! the rates by the first pieces ([`crate::percent`]), with a sample checked by the solver.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::{load_kicks, Control, Error, Progress, Shard};
+use crate::movegen::MoveGen;
+use crate::orders::{self, OrdersError, MAX_PIECES};
+use crate::pattern::{parse_patterns, Pattern};
+use crate::percent::{self, CountOptions, Odds};
+use crate::piece::queue_string;
+use crate::solver::{Outcome, PcRequest, Solver};
+use crate::{fumen_io, trace, Board};
+
+/// A percent request (`bitarcade tetris percent`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PercentRequest {
+    /// The queues, in solution-finder's pattern syntax (see [`crate::pattern`]): `*p7`,
+    /// `I,*p6`, `[IJL]p2,*p4`; several joined by `;` are counted on their own and added up.
+    pub pattern: String,
+    /// Whether hold may be used (the hold slot starts empty; a piece already held is the
+    /// pattern's first).
+    pub hold: bool,
+    /// Starting field as a text file (rows top first, '.' empty, 10 per row); wins over
+    /// `fumen`. Empty when both are absent.
+    pub field: Option<bits::job::InputFile>,
+    /// Starting field as a fumen string (`v115@...`).
+    pub fumen: Option<String>,
+    /// PC height (lines), as solution-finder's `--clear-line`.
+    pub height: u32,
+    /// Kick table: `none`, `srs`, `srs+`, `srs-tetrio`, or the name of the file whose text is
+    /// `kick_table`.
+    pub kicks: String,
+    /// The text of a kick table file, when `kicks` names a file.
+    pub kick_table: Option<String>,
+    /// List the queues with no PC.
+    pub fails: bool,
+    /// The success rates by the first pieces, to this depth (0: none).
+    pub tree: u32,
+    /// Queues of the answer re-solved one by one by the DFS solver (every solution replayed by
+    /// the verifier); any disagreement is an error. Spread evenly over the queues.
+    pub check: u32,
+    /// Only shard K of N of the queues (by their first pieces); the shards' counts add up to
+    /// the whole.
+    pub shard: Shard,
+}
+
+impl Default for PercentRequest {
+    fn default() -> Self {
+        PercentRequest {
+            pattern: String::new(),
+            hold: true,
+            field: None,
+            fumen: None,
+            height: 4,
+            kicks: "srs".into(),
+            kick_table: None,
+            fails: false,
+            tree: 0,
+            check: 100,
+            shard: Shard::WHOLE,
+        }
+    }
+}
+
+/// One pattern's count.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PatternOdds {
+    /// The pattern, normalised and cut to the pieces that matter.
+    pub pattern: String,
+    /// Queues with a PC.
+    pub solvable: u64,
+    /// Queues (distinct after the cut).
+    pub total: u64,
+}
+
+/// One node of the success tree.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TreeOut {
+    /// The pattern it belongs to (its index in `patterns`).
+    pub pattern: usize,
+    /// The first pieces.
+    pub prefix: String,
+    /// Queues below it with a PC.
+    pub solvable: u64,
+    /// Queues below it.
+    pub total: u64,
+}
+
+/// The answer to a [`PercentRequest`] (what `percent --json` prints).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PercentResponse {
+    /// PC height.
+    pub height: u32,
+    /// Pieces each PC places.
+    pub pieces: usize,
+    /// Whether hold was allowed.
+    pub hold: bool,
+    /// The kick table's name.
+    pub kicks: String,
+    /// The shard, `K/N`.
+    pub shard: String,
+    /// Queues with a PC, all patterns.
+    pub solvable: u64,
+    /// Queues, all patterns.
+    pub total: u64,
+    /// `100 * solvable / total`.
+    pub percent: f64,
+    /// Per pattern.
+    pub patterns: Vec<PatternOdds>,
+    /// The queues with no PC (with `fails`), per pattern in piece order.
+    pub fails: Vec<String>,
+    /// The success tree (with `tree`), each node before its children.
+    pub tree: Vec<TreeOut>,
+    /// Queues re-solved by the DFS solver and verified, all agreeing.
+    pub checked: u64,
+    /// Clearing orders of `pieces` pieces (no hold).
+    pub orders: u64,
+    /// Fields the order search looked at.
+    pub fields: u64,
+    /// Bytes of the order sets (prefix sets included).
+    pub order_bytes: usize,
+    /// Wall time of the order search, seconds (varies run to run).
+    pub order_seconds: f64,
+    /// Wall time of the whole request, seconds (varies run to run).
+    pub seconds: f64,
+}
+
+fn abort_error(e: OrdersError) -> Error {
+    match e {
+        OrdersError::Aborted => Error::Aborted,
+        OrdersError::TooManyPieces(n) => Error::input(format!(
+            "height: a PC here places {n} pieces; percent counts up to {MAX_PIECES}"
+        )),
+    }
+}
+
+/// Counts the queues of the request's patterns that have a PC from the field (see the
+/// [module docs](self)). Parallel on the caller's rayon pool, the same answer for any thread
+/// count.
+pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Error> {
+    let start = Instant::now();
+    let kicks = load_kicks(&req.kicks, req.kick_table.as_deref())?;
+    req.shard.check()?;
+    let patterns =
+        parse_patterns(&req.pattern).map_err(|e| Error::input(format!("pattern: {e}")))?;
+    let board = if let Some(f) = &req.field {
+        f.text()?.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", f.name)))?
+    } else if let Some(f) = &req.fumen {
+        fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))?
+    } else {
+        Board::EMPTY
+    };
+    let h = req.height;
+    if !(1..=crate::board::ZONE_ROWS).contains(&h) {
+        return Err(Error::input(format!("height: {h}, percent counts PCs of 1 to 6 lines")));
+    }
+    let zone = board.to_zone(h).ok_or_else(|| {
+        Error::input(format!("height: {h}, the field is {} rows tall", board.height()))
+    })?;
+    let cells = zone.count_ones();
+    if (10 * h - cells) % 4 != 0 || 10 * h == cells {
+        return Err(Error::input(format!(
+            "height: {h}, the field leaves {} empty cells below it, not a positive multiple of 4",
+            10 * h - cells
+        )));
+    }
+    let n = ((10 * h - cells) / 4) as usize;
+    let len = n + usize::from(req.hold);
+    for (i, p) in patterns.iter().enumerate() {
+        if p.len() < n {
+            return Err(Error::input(format!(
+                "pattern: pattern {} deals {} pieces; a {h}-line PC of this field places {n}",
+                i + 1,
+                p.len()
+            )));
+        }
+    }
+    if n > MAX_PIECES {
+        return Err(abort_error(OrdersError::TooManyPieces(n)));
+    }
+    // Only pieces some queue can place.
+    let pieces = patterns.iter().flat_map(|p| p.truncated(len).pieces_at()).fold(0u8, |m, s| m | s);
+    let stop = ctl.abort_flag().unwrap_or(&NEVER);
+    ctl.report(Progress::new(0, Some(2)).with_message("orders"));
+    let t0 = Instant::now();
+    let mg = MoveGen::new(&kicks);
+    let set = orders::build(&mg, zone, h, pieces, stop).map_err(abort_error)?;
+    let order_seconds = t0.elapsed().as_secs_f64();
+    ctl.report(Progress::new(1, Some(2)).with_message("queues"));
+    let opts = CountOptions { hold: req.hold, tree_depth: req.tree as usize, fails: req.fails };
+    let mut out = PercentResponse {
+        height: h,
+        pieces: n,
+        hold: req.hold,
+        kicks: kicks.name().to_string(),
+        shard: req.shard.to_string(),
+        solvable: 0,
+        total: 0,
+        percent: 0.0,
+        patterns: Vec::new(),
+        fails: Vec::new(),
+        tree: Vec::new(),
+        checked: 0,
+        orders: set.orders().count(),
+        fields: set.fields,
+        order_bytes: set.bytes(),
+        order_seconds,
+        seconds: 0.0,
+    };
+    let mut solver = Solver::new(&kicks);
+    for (i, p) in patterns.iter().enumerate() {
+        let cut = p.truncated(len);
+        let counted =
+            percent::count_shard(&set, &cut, opts, req.shard, stop).ok_or(Error::Aborted)?;
+        ctl.check()?;
+        out.solvable += counted.odds.solvable;
+        out.total += counted.odds.total;
+        out.patterns.push(PatternOdds {
+            pattern: cut.to_string(),
+            solvable: counted.odds.solvable,
+            total: counted.odds.total,
+        });
+        out.fails.extend(counted.fails.iter().map(|q| queue_string(q)));
+        out.tree.extend(counted.tree.iter().map(|t| TreeOut {
+            pattern: i,
+            prefix: queue_string(&t.prefix),
+            solvable: t.odds.solvable,
+            total: t.odds.total,
+        }));
+        out.checked +=
+            check_sample(&mut solver, &kicks, &board, h, &set, &cut, req, counted.odds, stop)?;
+    }
+    out.percent = if out.total == 0 { 0.0 } else { 100.0 * out.solvable as f64 / out.total as f64 };
+    out.seconds = start.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// Re-solves about `req.check` queues of the pattern (every queue when it has no more, else
+/// an even spread, within the shard) with the DFS solver, each solution replayed, and fails on
+/// any queue where the solver and the order walk disagree.
+#[allow(clippy::too_many_arguments)]
+fn check_sample(
+    solver: &mut Solver,
+    kicks: &crate::KickTable,
+    board: &Board,
+    height: u32,
+    set: &orders::OrderSet,
+    cut: &Pattern,
+    req: &PercentRequest,
+    odds: Odds,
+    stop: &AtomicBool,
+) -> Result<u64, Error> {
+    if req.check == 0 || odds.total == 0 {
+        return Ok(0);
+    }
+    let step = odds.total.div_ceil(u64::from(req.check)).max(1);
+    let mut checked = 0u64;
+    let mut index = 0u64;
+    let mut err = None;
+    percent::for_each_in_shard(cut, req.shard, |q| {
+        if err.is_some() || stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if index % step == 0 {
+            let preq = PcRequest {
+                board: *board,
+                queue: q.to_vec(),
+                hold: None,
+                use_hold: req.hold,
+                height: Some(height),
+                min_height: None,
+                save_hold: None,
+            };
+            let dfs = match solver.solve_with_abort(&preq, Some(stop)) {
+                Ok(Outcome::Found(sol)) => match trace::verify(&preq, kicks, &sol) {
+                    Ok(_) => true,
+                    Err(e) => {
+                        err = Some(Error::failed(format!(
+                            "{}: the solver's PC does not replay: {e}",
+                            queue_string(q)
+                        )));
+                        return false;
+                    }
+                },
+                Ok(Outcome::None) => false,
+                Ok(Outcome::Aborted) => return false,
+                Err(e) => {
+                    err = Some(Error::failed(e.to_string()));
+                    return false;
+                }
+            };
+            if dfs != percent::solvable(set, q, req.hold) {
+                err = Some(Error::failed(format!(
+                    "{}: the solver says {}, the order walk says the opposite",
+                    queue_string(q),
+                    if dfs { "PC" } else { "no PC" }
+                )));
+                return false;
+            }
+            checked += 1;
+        }
+        index += 1;
+        true
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::Aborted);
+    }
+    Ok(checked)
+}

@@ -1,0 +1,436 @@
+//! PC odds over every queue of a pattern: how many queues of a [`Pattern`] have a perfect clear
+//! from a field, which fail, and the rates by the first pieces.
+//!
+//! # How
+//!
+//! Two halves that share all the work across queues:
+//!
+//! 1. [`crate::orders::build`]: every order of pieces that clears the field when placed in
+//!    that order, without hold (one pass over the fields, independent of the pattern).
+//! 2. [`count`]: a walk over the tree of the pattern's queues. A node of the tree (the queue's
+//!    first `k` pieces) carries every *hold state* the player can be in after placing `k - 1`
+//!    pieces: the order placed so far and the piece kept. Reading the next piece `q` maps a
+//!    state `(s, x)` to `(s x, q)` (the kept piece placed) and `(s q, x)` (the new one placed);
+//!    a state survives only when its order still starts some clearing order. A queue has a PC
+//!    exactly when a state survives all its placements; a node with no state left fails with
+//!    every queue below it, counted without being walked. Without hold the state is the queue
+//!    itself.
+//!
+//! A queue longer than the PC needs is cut to the pieces that matter (the pieces to place, plus
+//! one with hold), and each distinct cut queue counts once. The answer is gated against one
+//! solver search per queue (`tests/percent.rs`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::orders::{seq_index, OrderSet};
+use crate::pattern::{Cursor, Pattern};
+use crate::piece::Piece;
+use bits::job::Shard;
+
+/// No piece kept (the queue has run out).
+const NONE: u8 = 7;
+
+/// What to count and collect.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CountOptions {
+    /// Whether hold may be used.
+    pub hold: bool,
+    /// Collect the success rates of every queue prefix of up to this many pieces.
+    pub tree_depth: usize,
+    /// Collect the failing queues.
+    pub fails: bool,
+}
+
+/// Queues with a PC out of all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Odds {
+    /// Queues with a PC.
+    pub solvable: u64,
+    /// Queues.
+    pub total: u64,
+}
+
+impl Odds {
+    fn add(&mut self, o: Odds) {
+        self.solvable += o.solvable;
+        self.total += o.total;
+    }
+}
+
+/// One node of the success tree: the queues that start with `prefix`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeNode {
+    /// The first pieces.
+    pub prefix: Vec<Piece>,
+    /// Queues below it with a PC, out of all below it.
+    pub odds: Odds,
+}
+
+/// The counts of one pattern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    /// All queues.
+    pub odds: Odds,
+    /// The success tree, depth first, each node before its children (empty unless asked).
+    pub tree: Vec<TreeNode>,
+    /// The failing queues, in piece order (empty unless asked).
+    pub fails: Vec<Vec<Piece>>,
+}
+
+impl Counted {
+    fn append(&mut self, other: Counted) {
+        self.odds.add(other.odds);
+        self.tree.extend(other.tree);
+        self.fails.extend(other.fails);
+    }
+}
+
+/// Pieces of the pattern that matter: the orders' length, plus one with hold.
+pub fn queue_len(orders: &OrderSet, hold: bool) -> usize {
+    orders.pieces() + usize::from(hold)
+}
+
+struct Walk<'a> {
+    orders: &'a OrderSet,
+    pattern: &'a Pattern,
+    n: usize,
+    opts: CountOptions,
+    stop: &'a AtomicBool,
+}
+
+impl Walk<'_> {
+    /// The node `buf` (its pieces read) at cursor `c` with hold states `states` after
+    /// `t = placed` placements.
+    fn node(
+        &self,
+        c: Cursor,
+        buf: &mut Vec<Piece>,
+        states: &[(u64, u8)],
+        placed: usize,
+    ) -> Counted {
+        let total = self.pattern.completions(c);
+        let mut out = Counted::default();
+        let record_tree = buf.len() <= self.opts.tree_depth && !buf.is_empty();
+        let tree_at = out.tree.len();
+        if record_tree {
+            out.tree.push(TreeNode { prefix: buf.clone(), odds: Odds::default() });
+        }
+        if states.is_empty() {
+            out.odds = Odds { solvable: 0, total };
+            if self.opts.fails {
+                self.all_fail(c, buf, &mut out.fails);
+            }
+            self.subtree_tree(c, buf, &mut out);
+        } else if placed == self.n {
+            out.odds = Odds { solvable: total, total };
+            debug_assert_eq!(total, 1);
+        } else if self.stop.load(Ordering::Relaxed) {
+            out.odds = Odds { solvable: 0, total };
+        } else {
+            let next = self.pattern.next(c);
+            if next == 0 {
+                // The queue has run out (it deals exactly the pieces to place): the kept piece
+                // is the last one placed.
+                let ok = placed + 1 == self.n && !self.place_kept(states, placed).is_empty();
+                out.odds = Odds { solvable: if ok { total } else { 0 }, total };
+                if !ok && self.opts.fails {
+                    out.fails.push(buf.clone());
+                }
+            } else {
+                let mut st = Vec::with_capacity(states.len() * 2);
+                for p in Piece::ALL {
+                    if next >> p.index() & 1 == 0 {
+                        continue;
+                    }
+                    self.read(states, placed, p, &mut st);
+                    buf.push(p);
+                    let c2 = self.pattern.step(c, p);
+                    out.append(self.node(c2, buf, &st, placed + 1));
+                    buf.pop();
+                }
+            }
+        }
+        if record_tree {
+            out.tree[tree_at].odds = out.odds;
+        }
+        out
+    }
+
+    /// The subtree of one queue prefix: the hold states replayed through it, then the walk.
+    fn subtree(&self, prefix: &[Piece]) -> Counted {
+        let mut c = self.pattern.start();
+        let mut states: Vec<(u64, u8)>;
+        let mut placed = 0;
+        let mut rest = prefix;
+        if self.n == 0 {
+            for &q in prefix {
+                c = self.pattern.step(c, q);
+            }
+            let total = self.pattern.completions(c);
+            return Counted { odds: Odds { solvable: total, total }, ..Counted::default() };
+        }
+        if self.opts.hold {
+            states = vec![(0, prefix[0].index() as u8)];
+            c = self.pattern.step(c, prefix[0]);
+            rest = &prefix[1..];
+        } else {
+            states = vec![(0, NONE)];
+        }
+        let mut st = Vec::new();
+        for &q in rest {
+            if placed == self.n {
+                break;
+            }
+            self.read(&states, placed, q, &mut st);
+            std::mem::swap(&mut states, &mut st);
+            placed += 1;
+            c = self.pattern.step(c, q);
+        }
+        self.node(c, &mut prefix.to_vec(), &states, placed)
+    }
+
+    /// The hold states after reading `q` and placing one piece.
+    fn read(&self, states: &[(u64, u8)], placed: usize, q: Piece, out: &mut Vec<(u64, u8)>) {
+        out.clear();
+        let q = q.index() as u8;
+        let t = placed + 1;
+        for &(s, x) in states {
+            if self.opts.hold && x != NONE {
+                let a = s * 7 + u64::from(x);
+                if self.orders.has_prefix(t, a) {
+                    out.push((a, q));
+                }
+            }
+            let b = s * 7 + u64::from(q);
+            if self.orders.has_prefix(t, b) {
+                out.push((b, x));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn place_kept(&self, states: &[(u64, u8)], placed: usize) -> Vec<(u64, u8)> {
+        let mut out: Vec<(u64, u8)> = states
+            .iter()
+            .filter(|&&(_, x)| x != NONE)
+            .map(|&(s, x)| (s * 7 + u64::from(x), NONE))
+            .filter(|&(a, _)| self.orders.has_prefix(placed + 1, a))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every queue below a dead node, as failures.
+    fn all_fail(&self, c: Cursor, buf: &mut Vec<Piece>, fails: &mut Vec<Vec<Piece>>) {
+        let next = self.pattern.next(c);
+        if next == 0 {
+            fails.push(buf.clone());
+            return;
+        }
+        for p in Piece::ALL {
+            if next >> p.index() & 1 == 1 {
+                buf.push(p);
+                self.all_fail(self.pattern.step(c, p), buf, fails);
+                buf.pop();
+            }
+        }
+    }
+
+    /// The tree nodes below a dead node (all with no PC).
+    fn subtree_tree(&self, c: Cursor, buf: &mut Vec<Piece>, out: &mut Counted) {
+        if buf.len() >= self.opts.tree_depth {
+            return;
+        }
+        let next = self.pattern.next(c);
+        for p in Piece::ALL {
+            if next >> p.index() & 1 == 1 {
+                buf.push(p);
+                let c2 = self.pattern.step(c, p);
+                let total = self.pattern.completions(c2);
+                out.tree.push(TreeNode { prefix: buf.clone(), odds: Odds { solvable: 0, total } });
+                self.subtree_tree(c2, buf, out);
+                buf.pop();
+            }
+        }
+    }
+}
+
+/// Counts the queues of `pattern` (cut to [`queue_len`] pieces) that have a PC, given every
+/// clearing order. See [`count_shard`].
+pub fn count(
+    orders: &OrderSet,
+    pattern: &Pattern,
+    opts: CountOptions,
+    stop: &AtomicBool,
+) -> Option<Counted> {
+    count_shard(orders, pattern, opts, Shard::WHOLE, stop)
+}
+
+/// The first pieces that split the queues into shards and parallel tasks: two (one for a
+/// pattern of one piece).
+fn split_len(pattern: &Pattern) -> usize {
+    pattern.len().min(2)
+}
+
+/// Every prefix of [`split_len`] pieces, in piece order, with its number.
+fn split_prefixes(pattern: &Pattern) -> Vec<Vec<Piece>> {
+    let d = split_len(pattern);
+    let mut out = Vec::new();
+    fn rec(p: &Pattern, c: Cursor, d: usize, buf: &mut Vec<Piece>, out: &mut Vec<Vec<Piece>>) {
+        if buf.len() == d {
+            out.push(buf.clone());
+            return;
+        }
+        let next = p.next(c);
+        for piece in Piece::ALL {
+            if next >> piece.index() & 1 == 1 {
+                buf.push(piece);
+                rec(p, p.step(c, piece), d, buf, out);
+                buf.pop();
+            }
+        }
+    }
+    rec(pattern, pattern.start(), d, &mut Vec::new(), &mut out);
+    out
+}
+
+/// [`count`] over one shard: the queues whose first two pieces are the shard's (the prefixes
+/// of two pieces in piece order, dealt round-robin; [`Shard::deals`]). The prefixes run in
+/// parallel on the caller's rayon pool; the counts, tree and fails are the same for any
+/// thread count, and the shards' counts add up to the whole. The tree's one-piece nodes count
+/// the shard's queues only. Returns `None` if `stop` was set before the end.
+pub fn count_shard(
+    orders: &OrderSet,
+    pattern: &Pattern,
+    opts: CountOptions,
+    shard: Shard,
+    stop: &AtomicBool,
+) -> Option<Counted> {
+    let n = orders.pieces();
+    let pattern = pattern.truncated(queue_len(orders, opts.hold));
+    let walk = Walk { orders, pattern: &pattern, n, opts, stop };
+    let tasks: Vec<Vec<Piece>> = split_prefixes(&pattern)
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| shard.deals(i as u64))
+        .map(|(_, p)| p)
+        .collect();
+    let parts: Vec<Counted> = tasks.par_iter().map(|prefix| walk.subtree(prefix)).collect();
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut out = Counted::default();
+    let mut i = 0;
+    while i < parts.len() {
+        // The tasks of one first piece, after a tree node that sums them.
+        let first = tasks[i][0];
+        let j = (i..parts.len()).find(|&j| tasks[j][0] != first).unwrap_or(parts.len());
+        if opts.tree_depth >= 1 && tasks[i].len() > 1 {
+            let mut odds = Odds::default();
+            for part in &parts[i..j] {
+                odds.add(part.odds);
+            }
+            out.tree.push(TreeNode { prefix: vec![first], odds });
+        }
+        for part in &parts[i..j] {
+            out.append(part.clone());
+        }
+        i = j;
+    }
+    Some(out)
+}
+
+/// Visits the queues of `pattern` in one shard (as [`count_shard`] splits them), in piece
+/// order, until `visit` returns `false`.
+pub fn for_each_in_shard(pattern: &Pattern, shard: Shard, mut visit: impl FnMut(&[Piece]) -> bool) {
+    fn rec(
+        p: &Pattern,
+        c: Cursor,
+        buf: &mut Vec<Piece>,
+        visit: &mut impl FnMut(&[Piece]) -> bool,
+    ) -> bool {
+        let next = p.next(c);
+        if next == 0 {
+            return visit(buf);
+        }
+        for piece in Piece::ALL {
+            if next >> piece.index() & 1 == 1 {
+                buf.push(piece);
+                let go = rec(p, p.step(c, piece), buf, visit);
+                buf.pop();
+                if !go {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+    for (i, prefix) in split_prefixes(pattern).into_iter().enumerate() {
+        if !shard.deals(i as u64) {
+            continue;
+        }
+        let mut c = pattern.start();
+        for &q in &prefix {
+            c = pattern.step(c, q);
+        }
+        let mut buf = prefix;
+        if !rec(pattern, c, &mut buf, &mut visit) {
+            return;
+        }
+    }
+}
+
+/// Whether one queue (cut to [`queue_len`] pieces) has a PC: the hold walk for a single queue
+/// (a slow reference for [`count`] in the tests, and a quick look-up).
+pub fn solvable(orders: &OrderSet, queue: &[Piece], hold: bool) -> bool {
+    let n = orders.pieces();
+    if n == 0 {
+        return true;
+    }
+    let q = &queue[..queue.len().min(queue_len(orders, hold))];
+    if q.len() < n {
+        return false;
+    }
+    if !hold {
+        return orders.orders().contains(seq_index(&q[..n]));
+    }
+    // Every way hold can deal the queue, depth first.
+    fn rec(
+        orders: &OrderSet,
+        q: &[Piece],
+        next: usize,
+        placed: &mut Vec<Piece>,
+        kept: Option<Piece>,
+        n: usize,
+    ) -> bool {
+        if placed.len() == n {
+            return orders.orders().contains(seq_index(placed));
+        }
+        if !orders.starts(placed) {
+            return false;
+        }
+        let incoming = q.get(next).copied();
+        if let Some(k) = kept {
+            placed.push(k);
+            let ok = rec(orders, q, next + 1, placed, incoming, n);
+            placed.pop();
+            if ok {
+                return true;
+            }
+        }
+        if let Some(c) = incoming {
+            placed.push(c);
+            let ok = rec(orders, q, next + 1, placed, kept, n);
+            placed.pop();
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+    rec(orders, q, 1, &mut Vec::new(), Some(q[0]), n)
+}
