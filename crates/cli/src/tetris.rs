@@ -160,6 +160,11 @@ struct PercentArgs {
     /// Only shard K of N (1-based) of the queues, by their first two pieces; shards add up.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Fields followed per order prefix in the order search (0: all); default: all when a PC
+    /// places up to 8 pieces, else 256. The answer is exact either way: the DFS solver decides
+    /// the queues the orders do not certify.
+    #[arg(long, value_name = "K")]
+    beam: Option<u32>,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -308,6 +313,7 @@ fn percent(a: PercentArgs) -> CliResult {
         tree: a.tree,
         check: a.check,
         shard,
+        beam: a.beam,
     };
     let bar = progress(2, "percent");
     let tick = follow(&bar, "", false);

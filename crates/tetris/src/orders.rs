@@ -34,7 +34,7 @@ use rayon::prelude::*;
 
 use crate::board::zone_clear;
 use crate::movegen::{placement_mask, MoveGen};
-use crate::solver::areas_divisible;
+use crate::solver::{areas_divisible, features, Weights, N_FEATURES};
 use crate::Piece;
 
 /// Pieces at the end of an order whose full sequence sets the memo keeps per field.
@@ -130,6 +130,8 @@ pub struct OrderSet {
     prefixes: Vec<SeqSet>,
     /// Fields whose alive status or tail set was computed.
     pub fields: u64,
+    /// Whether every clearing order is in the set (false when the cap left a field out).
+    pub exact: bool,
 }
 
 impl OrderSet {
@@ -249,6 +251,10 @@ struct Memo<'a> {
     shards: Vec<Mutex<Map>>,
     /// The prefixes that reach each field with `TAIL + 1` pieces to go (filled by the walk).
     heads: Vec<Mutex<Heads>>,
+    /// The most fields kept per prefix (`usize::MAX`: all, the exact set).
+    cap: usize,
+    /// Whether the cap left some field out.
+    capped: AtomicBool,
     stop: &'a AtomicBool,
 }
 
@@ -351,14 +357,46 @@ impl Memo<'_> {
             let pl = self.mg.placements(z, rows, p);
             for (f, x, y) in pl.iter() {
                 if let Child::Field(z2, r2) = place(z, rows, p, f, x, y) {
-                    if self.eval(z2, r2) {
-                        out.push(key(z2, r2));
-                    }
+                    out.push(key(z2, r2));
                 }
             }
         }
         out.sort_unstable();
         out.dedup();
+        if out.len() <= self.cap {
+            out.retain(|&k| {
+                let (z, rows) = unkey(k);
+                self.eval(z, rows)
+            });
+            return;
+        }
+        // A beam: the alive fields best by the solver's ordering score, at most `cap`.
+        let w = Weights::TRAINED.0;
+        let mut scored: Vec<(i64, u64)> = out
+            .iter()
+            .map(|&k| {
+                let (z, rows) = unkey(k);
+                let f = features(z, rows, 0, false, 0);
+                let score: i64 = (0..N_FEATURES).map(|i| i64::from(w[i]) * i64::from(f[i])).sum();
+                (-score, k)
+            })
+            .collect();
+        scored.sort_unstable();
+        out.clear();
+        for (i, &(_, k)) in scored.iter().enumerate() {
+            let (z, rows) = unkey(k);
+            if self.eval(z, rows) {
+                out.push(k);
+                if out.len() == self.cap {
+                    if i + 1 < scored.len() {
+                        // Fields not looked at may be alive: the set is no longer exact.
+                        self.capped.store(true, Ordering::Relaxed);
+                    }
+                    break;
+                }
+            }
+        }
+        out.sort_unstable();
     }
 
     /// Depth first over the prefixes below the prefix numbered `prefix`, whose alive fields
@@ -417,6 +455,21 @@ pub fn build(
     pieces: u8,
     stop: &AtomicBool,
 ) -> Result<OrderSet, OrdersError> {
+    build_capped(mg, zone, rows, pieces, usize::MAX, stop)
+}
+
+/// [`build`] with at most `cap` fields followed per order prefix (the best by the solver's
+/// ordering score): a subset of the orders, each of which clears the field, found in a time
+/// that grows with `cap` instead of with every field (`usize::MAX`: the exact set). The
+/// result says whether it is exact ([`OrderSet::exact`]).
+pub fn build_capped(
+    mg: &MoveGen,
+    zone: u64,
+    rows: u32,
+    pieces: u8,
+    cap: usize,
+    stop: &AtomicBool,
+) -> Result<OrderSet, OrdersError> {
     let n = to_place(zone, rows);
     if n > MAX_PIECES {
         return Err(OrdersError::TooManyPieces(n));
@@ -426,6 +479,8 @@ pub fn build(
         pieces,
         shards: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
         heads: (0..SHARDS).map(|_| Mutex::new(Heads::default())).collect(),
+        cap,
+        capped: AtomicBool::new(false),
         stop,
     };
     let mut orders = SeqSet::new(n);
@@ -494,6 +549,7 @@ pub fn build(
         }
     }
     let fields = memo.fields();
+    let exact = !memo.capped.load(Ordering::Relaxed);
     drop(memo);
     if stop.load(Ordering::Relaxed) {
         return Err(OrdersError::Aborted);
@@ -511,5 +567,5 @@ pub fn build(
         prefixes.push(s);
     }
     prefixes.reverse();
-    Ok(OrderSet { prefixes, fields })
+    Ok(OrderSet { prefixes, fields, exact })
 }

@@ -92,11 +92,21 @@ pub fn queue_len(orders: &OrderSet, hold: bool) -> usize {
     orders.pieces() + usize::from(hold)
 }
 
+/// Decides a queue that a capped order set cannot certify (the DFS solver, in `percent`);
+/// `None` stops the count (an abort, or an error the resolver keeps).
+pub type Resolver<'a> = &'a (dyn Fn(&[Piece]) -> Option<bool> + Sync);
+
+/// Queue pieces read before the walk turns from sharing hold states across queues to one
+/// early-exit search per queue (with the first order found, most queues are decided in one
+/// look-up per placement, while the hold states of a node grow as `2^pieces`).
+const SHARED_DEPTH: usize = 4;
+
 struct Walk<'a> {
     orders: &'a OrderSet,
     pattern: &'a Pattern,
     n: usize,
     opts: CountOptions,
+    resolve: Option<Resolver<'a>>,
     stop: &'a AtomicBool,
 }
 
@@ -117,7 +127,9 @@ impl Walk<'_> {
         if record_tree {
             out.tree.push(TreeNode { prefix: buf.clone(), odds: Odds::default() });
         }
-        if states.is_empty() {
+        if self.stop.load(Ordering::Relaxed) {
+            out.odds = Odds { solvable: 0, total };
+        } else if states.is_empty() && self.orders.exact {
             out.odds = Odds { solvable: 0, total };
             if self.opts.fails {
                 self.all_fail(c, buf, &mut out.fails);
@@ -126,18 +138,12 @@ impl Walk<'_> {
         } else if placed == self.n {
             out.odds = Odds { solvable: total, total };
             debug_assert_eq!(total, 1);
-        } else if self.stop.load(Ordering::Relaxed) {
-            out.odds = Odds { solvable: 0, total };
+        } else if buf.len() >= SHARED_DEPTH.max(self.opts.tree_depth) || states.is_empty() {
+            self.each_queue(c, buf, states, placed, &mut out);
         } else {
             let next = self.pattern.next(c);
             if next == 0 {
-                // The queue has run out (it deals exactly the pieces to place): the kept piece
-                // is the last one placed.
-                let ok = placed + 1 == self.n && !self.place_kept(states, placed).is_empty();
-                out.odds = Odds { solvable: if ok { total } else { 0 }, total };
-                if !ok && self.opts.fails {
-                    out.fails.push(buf.clone());
-                }
+                self.each_queue(c, buf, states, placed, &mut out);
             } else {
                 let mut st = Vec::with_capacity(states.len() * 2);
                 for p in Piece::ALL {
@@ -156,6 +162,94 @@ impl Walk<'_> {
             out.tree[tree_at].odds = out.odds;
         }
         out
+    }
+
+    /// Every queue below a node, one search each: a PC when some hold state reaches a whole
+    /// order; a queue the orders do not certify goes to the resolver when the orders are not
+    /// exact. Adds the counts (and fails) to `out`; tree nodes below are not recorded (the
+    /// walk only gets here below the tree's depth).
+    fn each_queue(
+        &self,
+        c: Cursor,
+        buf: &mut Vec<Piece>,
+        states: &[(u64, u8)],
+        placed: usize,
+        out: &mut Counted,
+    ) {
+        let start = buf.len();
+        let mut rec = |q: &[Piece]| -> bool {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let rest = &q[start..];
+            let mut ok = states.iter().any(|&(s, x)| self.path(placed, s, x, rest));
+            if !ok && !self.orders.exact {
+                if let Some(r) = self.resolve {
+                    match r(q) {
+                        Some(v) => ok = v,
+                        None => {
+                            self.stop.store(true, Ordering::Relaxed);
+                            return false;
+                        }
+                    }
+                }
+            }
+            out.odds.total += 1;
+            out.odds.solvable += u64::from(ok);
+            if !ok && self.opts.fails {
+                out.fails.push(q.to_vec());
+            }
+            true
+        };
+        fn below(
+            p: &Pattern,
+            c: Cursor,
+            buf: &mut Vec<Piece>,
+            visit: &mut impl FnMut(&[Piece]) -> bool,
+        ) -> bool {
+            let next = p.next(c);
+            if next == 0 {
+                return visit(buf);
+            }
+            for piece in Piece::ALL {
+                if next >> piece.index() & 1 == 1 {
+                    buf.push(piece);
+                    let go = below(p, p.step(c, piece), buf, visit);
+                    buf.pop();
+                    if !go {
+                        return false;
+                    }
+                }
+            }
+            true
+        }
+        below(self.pattern, c, buf, &mut rec);
+    }
+
+    /// Whether, from `t` placements with order number `s` and `x` kept, the pieces `rest`
+    /// (those still to read) can complete an order; depth first, the kept piece tried first.
+    fn path(&self, t: usize, s: u64, x: u8, rest: &[Piece]) -> bool {
+        if t == self.n {
+            return true;
+        }
+        let incoming = rest.first().map(|p| p.index() as u8);
+        if self.opts.hold && x != NONE {
+            let a = s * 7 + u64::from(x);
+            if self.orders.has_prefix(t + 1, a)
+                && self.path(t + 1, a, incoming.unwrap_or(NONE), rest.get(1..).unwrap_or(&[]))
+            {
+                return true;
+            }
+        }
+        if let Some(q) = incoming {
+            if q != x {
+                let b = s * 7 + u64::from(q);
+                if self.orders.has_prefix(t + 1, b) && self.path(t + 1, b, x, &rest[1..]) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The subtree of one queue prefix: the hold states replayed through it, then the walk.
@@ -212,18 +306,6 @@ impl Walk<'_> {
         out.dedup();
     }
 
-    fn place_kept(&self, states: &[(u64, u8)], placed: usize) -> Vec<(u64, u8)> {
-        let mut out: Vec<(u64, u8)> = states
-            .iter()
-            .filter(|&&(_, x)| x != NONE)
-            .map(|&(s, x)| (s * 7 + u64::from(x), NONE))
-            .filter(|&(a, _)| self.orders.has_prefix(placed + 1, a))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
     /// Every queue below a dead node, as failures.
     fn all_fail(&self, c: Cursor, buf: &mut Vec<Piece>, fails: &mut Vec<Vec<Piece>>) {
         let next = self.pattern.next(c);
@@ -260,14 +342,14 @@ impl Walk<'_> {
 }
 
 /// Counts the queues of `pattern` (cut to [`queue_len`] pieces) that have a PC, given every
-/// clearing order. See [`count_shard`].
+/// clearing order (for a capped order set, the queues it certifies). See [`count_shard`].
 pub fn count(
     orders: &OrderSet,
     pattern: &Pattern,
     opts: CountOptions,
     stop: &AtomicBool,
 ) -> Option<Counted> {
-    count_shard(orders, pattern, opts, Shard::WHOLE, stop)
+    count_shard(orders, pattern, opts, Shard::WHOLE, None, stop)
 }
 
 /// The first pieces that split the queues into shards and parallel tasks: two (one for a
@@ -299,7 +381,9 @@ fn split_prefixes(pattern: &Pattern) -> Vec<Vec<Piece>> {
 }
 
 /// [`count`] over one shard: the queues whose first two pieces are the shard's (the prefixes
-/// of two pieces in piece order, dealt round-robin; [`Shard::deals`]). The prefixes run in
+/// of two pieces in piece order, dealt round-robin; [`Shard::deals`]). With an order set that
+/// is not exact ([`OrderSet::exact`]), a queue it does not certify is decided by `resolve`
+/// (without one, such a queue counts as failing: the count is then a lower bound). The prefixes run in
 /// parallel on the caller's rayon pool; the counts, tree and fails are the same for any
 /// thread count, and the shards' counts add up to the whole. The tree's one-piece nodes count
 /// the shard's queues only. Returns `None` if `stop` was set before the end.
@@ -308,11 +392,12 @@ pub fn count_shard(
     pattern: &Pattern,
     opts: CountOptions,
     shard: Shard,
+    resolve: Option<Resolver<'_>>,
     stop: &AtomicBool,
 ) -> Option<Counted> {
     let n = orders.pieces();
     let pattern = pattern.truncated(queue_len(orders, opts.hold));
-    let walk = Walk { orders, pattern: &pattern, n, opts, stop };
+    let walk = Walk { orders, pattern: &pattern, n, opts, resolve, stop };
     let tasks: Vec<Vec<Piece>> = split_prefixes(&pattern)
         .into_iter()
         .enumerate()

@@ -177,3 +177,45 @@ fn random_fields_and_patterns_match_the_solver() {
     assert!(checked >= 16, "only {checked} fields checked");
     assert!(mixed >= 4, "only {mixed} fields with both outcomes");
 }
+
+/// A beam over the fields (1 or 3 per prefix) finds a subset of the orders; with the solver
+/// deciding every queue they do not certify, the counts and fails equal the exact ones.
+#[test]
+fn a_beam_with_the_solver_behind_it_gives_the_exact_count() {
+    use tetris::orders::build_capped;
+    use tetris::percent::count_shard;
+    let mut rng = Rng::new(77);
+    let mut compared = 0;
+    let mut decided = 0;
+    for round in 0..12 {
+        let kicks = KickTable::named(KickTable::NAMES[round % 4]).unwrap();
+        let Some(board) = random_field(&kicks, &mut rng, 4, 4) else { continue };
+        let zone = board.to_zone(4).unwrap();
+        let mg = MoveGen::new(&kicks);
+        let stop = AtomicBool::new(false);
+        let exact = build(&mg, zone, 4, 0x7F, &stop).unwrap();
+        assert!(exact.exact);
+        let cap = [1, 3][round % 2];
+        let beam = build_capped(&mg, zone, 4, 0x7F, cap, &stop).unwrap();
+        assert!(beam.orders().count() <= exact.orders().count());
+        let p = parse_patterns("*p7").unwrap().remove(0);
+        let opts = CountOptions { hold: true, fails: true, tree_depth: 1 };
+        let want = count(&exact, &p, opts, &stop).unwrap();
+        let asked = std::sync::atomic::AtomicU64::new(0);
+        let solver = std::sync::Mutex::new(Solver::new(&kicks));
+        let resolve = |q: &[Piece]| {
+            asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut s = solver.lock().unwrap();
+            Some(solver_says(&mut s, &kicks, &board, 4, q, true))
+        };
+        let got =
+            count_shard(&beam, &p, opts, bits::job::Shard::WHOLE, Some(&resolve), &stop).unwrap();
+        assert_eq!(got, want, "round {round}\n{board}");
+        compared += 1;
+        if !beam.exact {
+            decided += asked.load(std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    assert!(compared >= 6, "{compared}");
+    assert!(decided > 0, "the beam never left a queue to the solver");
+}

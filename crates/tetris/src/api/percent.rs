@@ -1,7 +1,9 @@
 //! `percent`: how many queues of a pattern have a perfect clear from a field, which fail, and
 //! the rates by the first pieces ([`crate::percent`]), with a sample checked by the solver.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -13,7 +15,7 @@ use crate::pattern::{parse_patterns, Pattern};
 use crate::percent::{self, CountOptions, Odds};
 use crate::piece::queue_string;
 use crate::solver::{Outcome, PcRequest, Solver};
-use crate::{fumen_io, trace, Board};
+use crate::{fumen_io, trace, Board, KickTable, Piece};
 
 /// A percent request (`bitarcade tetris percent`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -47,6 +49,11 @@ pub struct PercentRequest {
     /// Only shard K of N of the queues (by their first pieces); the shards' counts add up to
     /// the whole.
     pub shard: Shard,
+    /// Fields followed per order prefix when the clearing orders are searched (0: all, the
+    /// exact set; `None`: all when a PC places at most 8 pieces, else 256). With a beam the
+    /// orders certify most queues and the DFS solver decides the rest, so the answer is exact
+    /// either way; the beam only trades the order search's time for solver calls.
+    pub beam: Option<u32>,
 }
 
 impl Default for PercentRequest {
@@ -63,6 +70,7 @@ impl Default for PercentRequest {
             tree: 0,
             check: 100,
             shard: Shard::WHOLE,
+            beam: None,
         }
     }
 }
@@ -118,6 +126,13 @@ pub struct PercentResponse {
     pub tree: Vec<TreeOut>,
     /// Queues re-solved by the DFS solver and verified, all agreeing.
     pub checked: u64,
+    /// Distinct queues the orders did not certify, decided by the DFS solver (each PC
+    /// replayed).
+    pub solver_queues: u64,
+    /// Fields followed per order prefix (0: all).
+    pub beam: u32,
+    /// Whether the orders are every clearing order (no field left out by the beam).
+    pub exact_orders: bool,
     /// Clearing orders of `pieces` pieces (no hold).
     pub orders: u64,
     /// Fields the order search looked at.
@@ -189,7 +204,9 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
     ctl.report(Progress::new(0, Some(2)).with_message("orders"));
     let t0 = Instant::now();
     let mg = MoveGen::new(&kicks);
-    let set = orders::build(&mg, zone, h, pieces, stop).map_err(abort_error)?;
+    let beam = req.beam.unwrap_or(if n <= 8 { 0 } else { DEFAULT_BEAM });
+    let cap = if beam == 0 { usize::MAX } else { beam as usize };
+    let set = orders::build_capped(&mg, zone, h, pieces, cap, stop).map_err(abort_error)?;
     let order_seconds = t0.elapsed().as_secs_f64();
     ctl.report(Progress::new(1, Some(2)).with_message("queues"));
     let opts = CountOptions { hold: req.hold, tree_depth: req.tree as usize, fails: req.fails };
@@ -206,17 +223,33 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
         fails: Vec::new(),
         tree: Vec::new(),
         checked: 0,
+        solver_queues: 0,
+        beam,
+        exact_orders: set.exact,
         orders: set.orders().count(),
         fields: set.fields,
         order_bytes: set.bytes(),
         order_seconds,
         seconds: 0.0,
     };
-    let mut solver = Solver::new(&kicks);
+    let dfs = Dfs {
+        kicks: &kicks,
+        board,
+        height: h,
+        hold: req.hold,
+        solvers: Mutex::new(Vec::new()),
+        cache: Mutex::new(HashMap::new()),
+        error: Mutex::new(None),
+        stop,
+    };
+    let decide = |q: &[Piece]| dfs.decide(q);
     for (i, p) in patterns.iter().enumerate() {
         let cut = p.truncated(len);
-        let counted =
-            percent::count_shard(&set, &cut, opts, req.shard, stop).ok_or(Error::Aborted)?;
+        let counted = percent::count_shard(&set, &cut, opts, req.shard, Some(&decide), stop);
+        if let Some(e) = dfs.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+        let counted = counted.ok_or(Error::Aborted)?;
         ctl.check()?;
         out.solvable += counted.odds.solvable;
         out.total += counted.odds.total;
@@ -232,9 +265,9 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
             solvable: t.odds.solvable,
             total: t.odds.total,
         }));
-        out.checked +=
-            check_sample(&mut solver, &kicks, &board, h, &set, &cut, req, counted.odds, stop)?;
+        out.checked += check_sample(&dfs, &set, &cut, req, counted.odds)?;
     }
+    out.solver_queues = dfs.cache.lock().map_or(0, |c| c.len() as u64);
     out.percent = if out.total == 0 { 0.0 } else { 100.0 * out.solvable as f64 / out.total as f64 };
     out.seconds = start.elapsed().as_secs_f64();
     Ok(out)
@@ -242,20 +275,96 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
-/// Re-solves about `req.check` queues of the pattern (every queue when it has no more, else
-/// an even spread, within the shard) with the DFS solver, each solution replayed, and fails on
-/// any queue where the solver and the order walk disagree.
-#[allow(clippy::too_many_arguments)]
-fn check_sample(
-    solver: &mut Solver,
-    kicks: &crate::KickTable,
-    board: &Board,
+/// The beam of [`PercentRequest::beam`] when none is given and a PC places more than 8 pieces.
+pub const DEFAULT_BEAM: u32 = 256;
+
+/// The DFS solver deciding queues one by one: a pool of solvers for the worker threads, every
+/// PC replayed by the verifier, the answers kept per distinct queue.
+struct Dfs<'a> {
+    kicks: &'a KickTable,
+    board: Board,
     height: u32,
+    hold: bool,
+    solvers: Mutex<Vec<Solver>>,
+    /// Answers by queue (with hold, the first two pieces in piece order: they are
+    /// interchangeable).
+    cache: Mutex<HashMap<Vec<Piece>, bool>>,
+    /// The first error (a PC that does not replay); the count stops.
+    error: Mutex<Option<Error>>,
+    stop: &'a AtomicBool,
+}
+
+impl Dfs<'_> {
+    /// The solver's answer for a queue, from the cache when it was asked before; `None` after an
+    /// error or an abort.
+    fn decide(&self, q: &[Piece]) -> Option<bool> {
+        let mut key = q.to_vec();
+        if self.hold && key.len() > 1 && key[0] > key[1] {
+            key.swap(0, 1);
+        }
+        if let Some(&v) = self.cache.lock().ok()?.get(&key) {
+            return Some(v);
+        }
+        match self.solve(q) {
+            Ok(Some(v)) => {
+                self.cache.lock().ok()?.insert(key, v);
+                Some(v)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                self.error.lock().ok()?.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    /// One DFS search, its PC replayed; `Ok(None)` when stopped by the abort flag.
+    fn solve(&self, q: &[Piece]) -> Result<Option<bool>, Error> {
+        let mut solver = self
+            .solvers
+            .lock()
+            .ok()
+            .and_then(|mut v| v.pop())
+            .unwrap_or_else(|| Solver::new(self.kicks));
+        let preq = PcRequest {
+            board: self.board,
+            queue: q.to_vec(),
+            hold: None,
+            use_hold: self.hold,
+            height: Some(self.height),
+            min_height: None,
+            save_hold: None,
+        };
+        let outcome = solver.solve_with_abort(&preq, Some(self.stop));
+        if let Ok(mut v) = self.solvers.lock() {
+            v.push(solver);
+        }
+        match outcome.map_err(|e| Error::failed(e.to_string()))? {
+            Outcome::Found(sol) => {
+                trace::verify(&preq, self.kicks, &sol).map_err(|e| {
+                    Error::failed(format!(
+                        "{}: the solver's PC does not replay: {e}",
+                        queue_string(q)
+                    ))
+                })?;
+                Ok(Some(true))
+            }
+            Outcome::None => Ok(Some(false)),
+            Outcome::Aborted => Ok(None),
+        }
+    }
+}
+
+/// Re-solves about `req.check` queues of the pattern (every queue when it has no more, else
+/// an even spread, within the shard) with a fresh DFS search each, every PC replayed, and fails
+/// on any queue where the search and the count's answer (the orders' certificate, or the
+/// solver for a queue they do not certify) disagree.
+fn check_sample(
+    dfs: &Dfs<'_>,
     set: &orders::OrderSet,
     cut: &Pattern,
     req: &PercentRequest,
     odds: Odds,
-    stop: &AtomicBool,
 ) -> Result<u64, Error> {
     if req.check == 0 || odds.total == 0 {
         return Ok(0);
@@ -265,42 +374,22 @@ fn check_sample(
     let mut index = 0u64;
     let mut err = None;
     percent::for_each_in_shard(cut, req.shard, |q| {
-        if err.is_some() || stop.load(Ordering::Relaxed) {
-            return false;
-        }
         if index % step == 0 {
-            let preq = PcRequest {
-                board: *board,
-                queue: q.to_vec(),
-                hold: None,
-                use_hold: req.hold,
-                height: Some(height),
-                min_height: None,
-                save_hold: None,
-            };
-            let dfs = match solver.solve_with_abort(&preq, Some(stop)) {
-                Ok(Outcome::Found(sol)) => match trace::verify(&preq, kicks, &sol) {
-                    Ok(_) => true,
-                    Err(e) => {
-                        err = Some(Error::failed(format!(
-                            "{}: the solver's PC does not replay: {e}",
-                            queue_string(q)
-                        )));
-                        return false;
-                    }
-                },
-                Ok(Outcome::None) => false,
-                Ok(Outcome::Aborted) => return false,
+            let fresh = match dfs.solve(q) {
+                Ok(Some(v)) => v,
+                Ok(None) => return false,
                 Err(e) => {
-                    err = Some(Error::failed(e.to_string()));
+                    err = Some(e);
                     return false;
                 }
             };
-            if dfs != percent::solvable(set, q, req.hold) {
+            let certified = percent::solvable(set, q, req.hold);
+            let counted = certified || (!set.exact && dfs.decide(q) == Some(true));
+            if fresh != counted || (certified && !fresh) {
                 err = Some(Error::failed(format!(
-                    "{}: the solver says {}, the order walk says the opposite",
+                    "{}: the solver says {}, the count says the opposite",
                     queue_string(q),
-                    if dfs { "PC" } else { "no PC" }
+                    if fresh { "PC" } else { "no PC" }
                 )));
                 return false;
             }
@@ -312,7 +401,7 @@ fn check_sample(
     if let Some(e) = err {
         return Err(e);
     }
-    if stop.load(Ordering::Relaxed) {
+    if dfs.stop.load(Ordering::Relaxed) {
         return Err(Error::Aborted);
     }
     Ok(checked)

@@ -133,10 +133,15 @@ impl Display for PercentResponse {
                 )?;
             }
         }
+        let beam = if self.exact_orders {
+            "all".to_string()
+        } else {
+            format!("beam {}; {} queues decided by the DFS solver", self.beam, self.solver_queues)
+        };
         writeln!(
             f,
-            "{} clearing orders of {} pieces from {} fields ({:.1} MB) in {:.2} s; {} queues \
-             re-solved by the DFS solver and verified, all agree; {:.2} s in all",
+            "{} clearing orders of {} pieces from {} fields ({:.1} MB, {beam}) in {:.2} s; {} \
+             queues re-solved by the DFS solver and verified, all agree; {:.2} s in all",
             self.orders,
             self.pieces,
             self.fields,
