@@ -14,7 +14,7 @@ from bitarcade import batch
 TIMING = re.compile(
     r'("(?:seconds|ms_per_game|game_moves_per_second|game_moves_per_second_per_thread|'
     r'search_nodes_per_second|cpu_seconds|seconds_per_game|search_moves_per_second|'
-    r'total_seconds)": )[-0-9.e+]+'
+    r'total_seconds|order_seconds)": )[-0-9.e+]+'
 )
 
 
@@ -40,6 +40,24 @@ def test_sweep_in_process_equals_the_cli(cli, as_json):
     theirs = cli(*SWEEP_CLI, *(["--json"] if as_json else [])).stdout
     assert untimed(mine) == untimed(theirs)
     assert "3522" in mine and "57750" in mine
+
+
+PERCENT = "*p6; *p5,*; *p4,*p2"
+
+
+def test_percent_in_process_equals_the_cli(cli, tmp_path):
+    """tetris.percent in shards (by the queues' first two pieces): the counts, fails, tree and
+    checked sample of one run."""
+    req = {"pattern": PERCENT, "height": 2, "fails": True, "tree": 2}
+    mine = batch.run("tetris.percent", req, shards=3, local=True, json_output=True, progress=False)
+    argv = ["tetris", "percent", "--pattern", PERCENT, "--height", "2", "--tree", "2", "-j", "2"]
+    theirs = cli(*argv, "--json", "--fails", str(tmp_path / "fails.txt")).stdout
+    assert untimed(mine) == untimed(theirs)
+    got = json.loads(mine)
+    assert (got["solvable"], got["total"]) == (1656, 57960)
+    assert len(got["fails"]) == 57960 - 1656
+    text = batch.run("tetris.percent", {**req, "fails": False}, shards=2, local=True, progress=False)
+    assert untimed(text) == untimed(cli(*argv).stdout)
 
 
 def test_tournament_and_play_in_process_equal_the_cli(cli):

@@ -66,6 +66,7 @@ enum Verb {
         bitarcade tetris bench\n  \
         bitarcade tetris bench --count 200 --seed 1 --json\n  \
         bitarcade tetris bench --lines 6 --count 50\n  \
+        bitarcade tetris bench --lines 20 --count 100\n  \
         bitarcade tetris bench --lines 4 --runs 10 --json   (mean: median of 10 runs; cpu_mean_ms: \
         thread CPU time, robust to load)")]
     Bench(BenchArgs),
@@ -196,7 +197,8 @@ struct BenchArgs {
     /// Queues per line count.
     #[arg(long, default_value_t = BenchRequest::default().count)]
     count: u64,
-    /// 4, 6, or both (0).
+    /// PC lines: 4, 6, both (0), or any even height up to 40 (8, 10, 20: PCs taller than the
+    /// six-row zone, the stack kept within its bottom six rows).
     #[arg(long, default_value_t = BenchRequest::default().lines)]
     lines: u32,
     /// Kick table.
@@ -315,7 +317,7 @@ fn percent(a: PercentArgs) -> CliResult {
         shard,
         beam: a.beam,
     };
-    let bar = progress(2, "percent");
+    let bar = progress(0, "percent");
     let tick = follow(&bar, "", false);
     let mut out =
         a.threads.install(|| api::percent(&req, Control::new().with_progress(&tick)))??;

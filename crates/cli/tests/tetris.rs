@@ -299,12 +299,18 @@ fn frozen_error_messages() {
             &["tetris", "pc", "--queue", "IOT", "--hold", "IO"],
             "hold: \"IO\", must be one piece letter",
         ),
-        (&["tetris", "pc", "--queue", "IOTLJSZIOTS", "--height", "9"], "height 9 is outside 1..=6"),
+        (
+            &["tetris", "pc", "--queue", "IOTLJSZIOTS", "--height", "41"],
+            "height 41 is outside 1..=40",
+        ),
         (
             &["tetris", "sweep", "--height", "2", "--shard", "4/3"],
             "--shard \"4/3\": expected K/N with 1 <= K <= N",
         ),
-        (&["tetris", "bench", "--lines", "5"], "lines: 5, use 4, 6 or 0 for both"),
+        (
+            &["tetris", "bench", "--lines", "5"],
+            "lines: 5, use an even height from 2 to 40 or 0 for 4 and 6",
+        ),
         (
             &["tetris", "train", "--start", "bogus"],
             "start: \"bogus\", use trained, trained4, hand, zero or 11 comma-separated integers",

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | `2048.play` | the games, contiguous (each keeps its index and seed) |
 //! | `tetris.sweep` | the queues, dealt round-robin (the API's shard) |
+//! | `tetris.percent` | the queues by their first two pieces, dealt round-robin (the API's shard) |
 //! | `snake.tournament` | the players, contiguous (each row is computed from its own games) |
 //! | `drop7.play` | the games, contiguous (each keeps its index and seed) |
 //! | `samegame.solve` | the boards of the file, contiguous (the standard set, say) |
@@ -21,6 +22,7 @@ use samegame::api::Boards as _;
 pub const BATCH_VERBS: &[(&str, &str)] = &[
     ("2048.play", "the games, contiguous: each keeps its index and seed"),
     ("tetris.sweep", "the canonical queues, dealt round-robin"),
+    ("tetris.percent", "the queues by their first two pieces, dealt round-robin"),
     ("snake.tournament", "the players, contiguous: each row comes from its own games"),
     ("drop7.play", "the games, contiguous: each keeps its index and seed"),
     ("samegame.solve", "the boards of the file, contiguous"),
@@ -54,6 +56,13 @@ pub fn check(verb: &str, request: &str) -> Result<(), Error> {
     match verb {
         "2048.play" => parse::<twenty48::api::PlayRequest>("request", request)?.check(),
         "tetris.sweep" => parse::<tetris::api::SweepRequest>("request", request).map(|_| ()),
+        "tetris.percent" => {
+            let req: tetris::api::PercentRequest = parse("request", request)?;
+            if req.shard != Shard::WHOLE {
+                return Err(Error::input("request.shard: the batch runner sets the shards"));
+            }
+            Ok(())
+        }
         "snake.tournament" => parse::<snake::api::TournamentRequest>("request", request)?.check(),
         "drop7.play" => {
             let req: drop7::api::PlayRequest = parse("request", request)?;
@@ -95,6 +104,14 @@ pub fn shard(verb: &str, request: &str, k: u64, n: u64, ctl: Control<'_>) -> Res
             }
             req.shard = part;
             json(&tetris::api::sweep(&req, ctl)?)
+        }
+        "tetris.percent" => {
+            let mut req: tetris::api::PercentRequest = parse("request", request)?;
+            if req.shard != Shard::WHOLE {
+                return Err(Error::input("request.shard: the batch runner sets the shards"));
+            }
+            req.shard = part;
+            json(&tetris::api::percent(&req, ctl)?)
         }
         "snake.tournament" => {
             let mut req: snake::api::TournamentRequest = parse("request", request)?;
@@ -200,6 +217,12 @@ pub fn merge(
             whole.items = ps.iter().map(|p| p.items).sum();
             whole.solvable = ps.iter().map(|p| p.solvable).sum();
             whole.shard = req.shard.to_string();
+            whole.seconds = seconds;
+            print(&whole, as_json)
+        }
+        "tetris.percent" => {
+            let ps: Vec<tetris::api::PercentResponse> = parts(all)?;
+            let mut whole = tetris::api::PercentResponse::merge(ps)?;
             whole.seconds = seconds;
             print(&whole, as_json)
         }

@@ -96,6 +96,16 @@ pub fn queue_len(orders: &OrderSet, hold: bool) -> usize {
 /// `None` stops the count (an abort, or an error the resolver keeps).
 pub type Resolver<'a> = &'a (dyn Fn(&[Piece]) -> Option<bool> + Sync);
 
+/// What a count calls back: the resolver of the queues a capped order set does not certify,
+/// and a tick after each task (a prefix of two pieces) for progress.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// Decides the queues a capped order set does not certify.
+    pub resolve: Option<Resolver<'a>>,
+    /// Called after each task.
+    pub tick: Option<&'a (dyn Fn() + Sync)>,
+}
+
 /// Queue pieces read before the walk turns from sharing hold states across queues to one
 /// early-exit search per queue (with the first order found, most queues are decided in one
 /// look-up per placement, while the hold states of a node grow as `2^pieces`).
@@ -349,7 +359,7 @@ pub fn count(
     opts: CountOptions,
     stop: &AtomicBool,
 ) -> Option<Counted> {
-    count_shard(orders, pattern, opts, Shard::WHOLE, None, stop)
+    count_shard(orders, pattern, opts, Shard::WHOLE, Hooks::default(), stop)
 }
 
 /// The first pieces that split the queues into shards and parallel tasks: two (one for a
@@ -383,7 +393,8 @@ fn split_prefixes(pattern: &Pattern) -> Vec<Vec<Piece>> {
 /// [`count`] over one shard: the queues whose first two pieces are the shard's (the prefixes
 /// of two pieces in piece order, dealt round-robin; [`Shard::deals`]). With an order set that
 /// is not exact ([`OrderSet::exact`]), a queue it does not certify is decided by `resolve`
-/// (without one, such a queue counts as failing: the count is then a lower bound). The prefixes run in
+/// (without one, such a queue counts as failing: the count is then a lower bound).
+/// [`tasks`] gives the number of tasks (ticks) of a shard. The prefixes run in
 /// parallel on the caller's rayon pool; the counts, tree and fails are the same for any
 /// thread count, and the shards' counts add up to the whole. The tree's one-piece nodes count
 /// the shard's queues only. Returns `None` if `stop` was set before the end.
@@ -392,19 +403,28 @@ pub fn count_shard(
     pattern: &Pattern,
     opts: CountOptions,
     shard: Shard,
-    resolve: Option<Resolver<'_>>,
+    hooks: Hooks<'_>,
     stop: &AtomicBool,
 ) -> Option<Counted> {
     let n = orders.pieces();
     let pattern = pattern.truncated(queue_len(orders, opts.hold));
-    let walk = Walk { orders, pattern: &pattern, n, opts, resolve, stop };
+    let walk = Walk { orders, pattern: &pattern, n, opts, resolve: hooks.resolve, stop };
     let tasks: Vec<Vec<Piece>> = split_prefixes(&pattern)
         .into_iter()
         .enumerate()
         .filter(|&(i, _)| shard.deals(i as u64))
         .map(|(_, p)| p)
         .collect();
-    let parts: Vec<Counted> = tasks.par_iter().map(|prefix| walk.subtree(prefix)).collect();
+    let parts: Vec<Counted> = tasks
+        .par_iter()
+        .map(|prefix| {
+            let part = walk.subtree(prefix);
+            if let Some(t) = hooks.tick {
+                t();
+            }
+            part
+        })
+        .collect();
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -429,23 +449,35 @@ pub fn count_shard(
     Some(out)
 }
 
+/// The number of tasks [`count_shard`] runs for a pattern (cut to [`queue_len`]) and shard.
+pub fn tasks(orders: &OrderSet, pattern: &Pattern, hold: bool, shard: Shard) -> u64 {
+    let cut = pattern.truncated(queue_len(orders, hold));
+    (0..split_prefixes(&cut).len() as u64).filter(|&i| shard.deals(i)).count() as u64
+}
+
 /// Visits the queues of `pattern` in one shard (as [`count_shard`] splits them), in piece
-/// order, until `visit` returns `false`.
-pub fn for_each_in_shard(pattern: &Pattern, shard: Shard, mut visit: impl FnMut(&[Piece]) -> bool) {
+/// order, each with its number among all the pattern's queues, until `visit` returns `false`.
+pub fn for_each_in_shard(
+    pattern: &Pattern,
+    shard: Shard,
+    mut visit: impl FnMut(&[Piece], u64) -> bool,
+) {
     fn rec(
         p: &Pattern,
         c: Cursor,
         buf: &mut Vec<Piece>,
-        visit: &mut impl FnMut(&[Piece]) -> bool,
+        index: &mut u64,
+        visit: &mut impl FnMut(&[Piece], u64) -> bool,
     ) -> bool {
         let next = p.next(c);
         if next == 0 {
-            return visit(buf);
+            *index += 1;
+            return visit(buf, *index - 1);
         }
         for piece in Piece::ALL {
             if next >> piece.index() & 1 == 1 {
                 buf.push(piece);
-                let go = rec(p, p.step(c, piece), buf, visit);
+                let go = rec(p, p.step(c, piece), buf, index, visit);
                 buf.pop();
                 if !go {
                     return false;
@@ -454,16 +486,18 @@ pub fn for_each_in_shard(pattern: &Pattern, shard: Shard, mut visit: impl FnMut(
         }
         true
     }
+    let mut index = 0u64;
     for (i, prefix) in split_prefixes(pattern).into_iter().enumerate() {
-        if !shard.deals(i as u64) {
-            continue;
-        }
         let mut c = pattern.start();
         for &q in &prefix {
             c = pattern.step(c, q);
         }
+        if !shard.deals(i as u64) {
+            index += pattern.completions(c);
+            continue;
+        }
         let mut buf = prefix;
-        if !rec(pattern, c, &mut buf, &mut visit) {
+        if !rec(pattern, c, &mut buf, &mut index, &mut visit) {
             return;
         }
     }

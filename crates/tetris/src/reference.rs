@@ -6,7 +6,9 @@
 //!   empty cells, and its lowest cell is at most at row [`CEILING`] (the piece may not rise
 //!   higher; the PC zone has at most 6 rows, so this leaves at least two free rows above it);
 //! - every legal position whose cells all lie at or above the remaining PC height `rows` is a
-//!   start (the space above the stack is empty, so a piece from spawn reaches all of them);
+//!   start (the space above the stack is empty, so a piece from spawn reaches all of them); a PC
+//!   taller than 6 rows keeps its stack within the bottom 6 (the solver's zone), so there the
+//!   starts are the positions at or above row 6;
 //! - moves: left, right, soft drop one row, and each turn the kick table allows (tests in
 //!   order, the first legal one is taken);
 //! - a placement is a reached position with every cell below `rows` that cannot drop a row.
@@ -77,6 +79,8 @@ fn search(
     mut found: impl FnMut(Cells) -> bool,
 ) -> bool {
     let rows = rows as i32;
+    // Above the stack every row is empty (a taller PC's stack stays within six rows).
+    let start = rows.min(crate::board::ZONE_ROWS as i32);
     let mut seen = vec![false; (SEEN_X * SEEN_Y * 4) as usize];
     // Marks a legal position seen; false if it already was.
     let mut first_visit = |bx: i32, by: i32, f: Facing| {
@@ -91,7 +95,7 @@ fn search(
                     continue;
                 }
                 let low = cells_at(piece, f, bx, by).iter().map(|c| c.1).min().unwrap_or(0);
-                if low >= rows && first_visit(bx, by, f) {
+                if low >= start && first_visit(bx, by, f) {
                     queue.push_back((bx, by, f));
                 }
             }

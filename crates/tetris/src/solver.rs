@@ -247,6 +247,7 @@ impl PcRequest {
         if h0 > ZONE_ROWS as usize {
             return Err(RequestError::FieldTooTall(h0));
         }
+        let max = MAX_HEIGHT;
         let cells = self.board.count();
         let avail = self.stream().len() as u32 - u32::from(self.save_hold.is_some());
         let feasible = |h: u32| {
@@ -256,7 +257,7 @@ impl PcRequest {
             }
         };
         if let Some(h) = self.height {
-            if !(1..=ZONE_ROWS).contains(&h) {
+            if !(1..=max).contains(&h) {
                 return Err(RequestError::BadHeight(h));
             }
             if (h as usize) < h0 || 10 * h <= cells || (10 * h - cells) % 4 != 0 {
@@ -272,14 +273,16 @@ impl PcRequest {
             return Ok(vec![h]);
         }
         let lo = self.min_height.unwrap_or(1);
-        if !(1..=ZONE_ROWS).contains(&lo) {
+        if !(1..=max).contains(&lo) {
             return Err(RequestError::BadHeight(lo));
         }
-        let hs: Vec<u32> = (lo..=ZONE_ROWS).filter(|&h| feasible(h)).collect();
+        // Taller than the zone only when asked for (a long queue still gets its smallest PC).
+        let hi = if lo > ZONE_ROWS { max } else { ZONE_ROWS };
+        let hs: Vec<u32> = (lo..=hi).filter(|&h| feasible(h)).collect();
         if hs.is_empty() {
             // Say why: the first height with a fillable area needs more pieces, or none has one.
-            if let Some(h) = (lo..=ZONE_ROWS)
-                .find(|&h| h as usize >= h0 && 10 * h > cells && (10 * h - cells) % 4 == 0)
+            if let Some(h) =
+                (lo..=hi).find(|&h| h as usize >= h0 && 10 * h > cells && (10 * h - cells) % 4 == 0)
             {
                 return Err(RequestError::QueueTooShort {
                     height: h,
@@ -296,9 +299,9 @@ impl PcRequest {
 /// Why a request cannot be searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RequestError {
-    /// The stack is taller than the 6 rows a PC zone may have.
+    /// The stack is taller than the 6 rows the solver keeps a stack within.
     FieldTooTall(usize),
-    /// `--height` outside 1..=6.
+    /// `--height` outside 1..=40.
     BadHeight(u32),
     /// The empty area below this height is not a multiple of 4 (or the stack is taller).
     AreaNotFillable {
@@ -327,9 +330,9 @@ impl std::fmt::Display for RequestError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RequestError::FieldTooTall(h) => {
-                write!(f, "the field is {h} rows tall; a perfect clear zone has at most 6")
+                write!(f, "the field is {h} rows tall; the solver keeps the stack within 6 rows")
             }
-            RequestError::BadHeight(h) => write!(f, "height {h} is outside 1..=6"),
+            RequestError::BadHeight(h) => write!(f, "height {h} is outside 1..={MAX_HEIGHT}"),
             RequestError::AreaNotFillable { height, empty } => write!(
                 f,
                 "no PC of height {height}: the stack reaches above it or its {empty} empty cells are not a multiple of 4"
@@ -440,6 +443,16 @@ fn state_key(zone: u64, rows: u32, k: usize, held: Option<Piece>) -> u64 {
     }
 }
 
+/// The memo key of a state taller than the zone (`rows` > 6 lines to go): the zone's six rows
+/// (everything above them is empty), the held piece and the rows to go; `k` follows from them.
+#[inline]
+fn tall_key(zone: u64, rows: u32, held: Option<Piece>) -> u128 {
+    u128::from(zone | held_code(held) << 60) | u128::from(rows) << 64
+}
+
+/// The most lines a PC may clear: the board's 40 rows.
+pub const MAX_HEIGHT: u32 = crate::board::MAX_ROWS as u32;
+
 /// The solver: reusable across requests with the same kick table (buffers are kept).
 #[derive(Clone, Debug)]
 pub struct Solver {
@@ -448,6 +461,8 @@ pub struct Solver {
     weights_low: Weights,
     active: Weights,
     memo: Memo,
+    /// Failed states with more than six lines to go ([`tall_key`]).
+    tall: KeySet<u128>,
     children: Vec<Vec<Child>>,
     path: Vec<Child>,
     stream: Vec<Piece>,
@@ -559,6 +574,7 @@ impl Solver {
             weights_low: low,
             active: high,
             memo: Memo::with_start_bits(MEMO_START_BITS),
+            tall: KeySet::with_start_bits(MEMO_START_BITS),
             children: Vec::new(),
             path: Vec::new(),
             stream: Vec::new(),
@@ -675,9 +691,12 @@ impl Solver {
             self.active = if h <= 4 { self.weights_low } else { self.weights };
             self.active_tile_depth = if h <= 4 { self.tile_depth } else { self.tile_depth_high };
             self.memo.clear();
+            self.tall.clear();
             self.tile_failed.clear();
-            let zone =
-                req.board.to_zone(h).ok_or(RequestError::FieldTooTall(req.board.height()))?;
+            let zone = req
+                .board
+                .to_zone(h.min(ZONE_ROWS))
+                .ok_or(RequestError::FieldTooTall(req.board.height()))?;
             let mut run = 1u64;
             let found = loop {
                 self.path.clear();
@@ -703,7 +722,8 @@ impl Solver {
                 run += 1;
             };
             self.stats.memory_bytes = self.stats.memory_bytes.max(self.memory_bytes());
-            self.stats.memo_entries = self.stats.memo_entries.max(self.memo.len() as u64);
+            self.stats.memo_entries =
+                self.stats.memo_entries.max((self.memo.len() + self.tall.len()) as u64);
             if found {
                 return Ok(Outcome::Found(self.build_solution(zone, h)));
             }
@@ -716,6 +736,7 @@ impl Solver {
 
     fn memory_bytes(&self) -> usize {
         self.memo.bytes()
+            + self.tall.bytes()
             + self.children.iter().map(|c| c.capacity()).sum::<usize>()
                 * std::mem::size_of::<Child>()
             + self.children.capacity() * std::mem::size_of::<Vec<Child>>()
@@ -742,7 +763,8 @@ impl Solver {
                 .map(|(cx, cy)| (cx as u8 + x as u8, cy as u8 + y as u8));
             cells.sort_unstable();
             steps.push(Step { piece: c.piece, facing: c.facing, cells });
-            let (z2, cl) = zone_clear(zone | placement_mask(c.piece, c.facing, x, y), rows);
+            let mask = placement_mask(c.piece, c.facing, x, y);
+            let (z2, cl) = zone_clear(zone | mask, rows.min(ZONE_ROWS));
             zone = z2;
             rows -= cl;
         }
@@ -775,10 +797,13 @@ impl Solver {
     ) -> bool {
         // A tiling handed down by the parent (this state is its parent's tiling minus one tile).
         let inherited = self.pending.take();
-        let key = state_key(zone, rows, k, held);
-        if self.memo.contains(key) {
+        if self.failed(zone, rows, k, held) {
             return false;
         }
+        // The rows the zone holds: all the rows to go, or the bottom six of a taller PC (the
+        // stack stays within them; everything above is empty).
+        let win = rows.min(ZONE_ROWS);
+        let tall = rows > ZONE_ROWS;
         if self.stats.nodes >= self.node_limit.min(self.run_limit) {
             self.aborted = true;
             return false;
@@ -806,12 +831,14 @@ impl Solver {
         if let Some(w) = inherited {
             self.wits[k] = w;
             has_wit = true;
+        } else if tall {
+            // The tiling tests need the whole zone.
         } else if need <= self.active_tile_depth {
             let mut counts = self.window_counts(k, held, need);
             let mut w = Witness::default();
             if !tiling(zone, rows, &mut counts, &mut self.tile_failed, &mut w) {
                 self.stats.tiling_cuts += 1;
-                self.memo.insert(key);
+                self.fail(zone, rows, k, held);
                 return false;
             }
             self.wits[k] = w;
@@ -819,7 +846,7 @@ impl Solver {
         } else if self.prefix_depth > 0 {
             let mut counts = self.window_counts(k, held, need);
             if !tileable_prefix(zone, rows, &mut counts, self.prefix_depth) {
-                self.memo.insert(key);
+                self.fail(zone, rows, k, held);
                 return false;
             }
         }
@@ -849,14 +876,14 @@ impl Solver {
         // until one passes (most fail, and a node that fails tests them all anyway; after a
         // pass the rest are tested on entry as usual). Each test counts as the child's node,
         // as if the child had been entered.
-        let test_kids = self.active_tile_depth > 0 && need == self.active_tile_depth + 1;
+        let test_kids = self.active_tile_depth > 0 && need == self.active_tile_depth + 1 && !tall;
         let mut kid_wits = std::mem::take(&mut self.kid_wits[k]);
         kid_wits.clear();
         for &(piece, from_held, held_after) in &cands[..nc] {
             // Every child has one piece fewer to place and the same window.
             let kid_counts = self.window_counts(k + 1, held_after, need.saturating_sub(1));
             let parity = ParityWindow::of_counts(&kid_counts, need.saturating_sub(1));
-            let pl = self.mg.placements(zone, rows, piece);
+            let pl = self.mg.placements(zone, win, piece);
             for f in Facing::ALL {
                 let mut b = pl.by_facing[f as usize];
                 while b != 0 {
@@ -865,8 +892,9 @@ impl Solver {
                     let (x, y) = (bit % 16, bit / 16);
                     let pm = placement_mask(piece, f, x, y);
                     let placed = zone | pm;
-                    let (z2, cleared) = zone_clear(placed, rows);
+                    let (z2, cleared) = zone_clear(placed, win);
                     let rows2 = rows - cleared;
+                    let win2 = rows2.min(ZONE_ROWS);
                     self.stats.children += 1;
                     if rows2 == 0 {
                         if self.save_hold.is_none() || self.save_hold == held_after {
@@ -894,9 +922,11 @@ impl Solver {
                         continue;
                     }
                     // The bit tests first: the memo lookup is a random memory access.
-                    if !parity.admits(z2, rows2)
-                        || !areas_divisible(z2, rows2)
-                        || self.memo.contains(state_key(z2, rows2, k + 1, held_after))
+                    // Above the zone of a taller PC every row is empty: no wall splits the
+                    // field, so only the zone's own parts are tested when it is the whole.
+                    if !parity.admits(z2, win2)
+                        || rows2 <= ZONE_ROWS && !areas_divisible(z2, rows2)
+                        || self.failed(z2, rows2, k + 1, held_after)
                     {
                         continue;
                     }
@@ -912,16 +942,18 @@ impl Solver {
                         self.stats.depth_nodes[(k + 1).min(15)] += 1;
                         let mut counts = kid_counts;
                         let mut kw = Witness::default();
-                        if !tiling(z2, rows2, &mut counts, &mut self.tile_failed, &mut kw) {
+                        if rows2 <= ZONE_ROWS
+                            && !tiling(z2, rows2, &mut counts, &mut self.tile_failed, &mut kw)
+                        {
                             self.stats.tiling_cuts += 1;
-                            self.memo.insert(state_key(z2, rows2, k + 1, held_after));
+                            self.fail(z2, rows2, k + 1, held_after);
                             continue;
                         }
                         wit = kid_wits.len() as u8;
                         kid_wits.push(kw);
                     }
                     let top = (63 - placed.leading_zeros()) / 10;
-                    let feat = features(z2, rows2, cleared, from_held, top);
+                    let feat = features(z2, win2, cleared, from_held, top);
                     let mut score = 0i32;
                     for j in 0..N_FEATURES {
                         score += w[j] * feat[j];
@@ -964,7 +996,7 @@ impl Solver {
             if c.in_wit {
                 let (x, y) = (u32::from(c.anchor) % 16, u32::from(c.anchor) / 16);
                 let pm = placement_mask(c.piece, c.facing, x, y);
-                self.pending = Some(self.wits[k].after(pm, full_rows(zone | pm, rows)));
+                self.pending = Some(self.wits[k].after(pm, full_rows(zone | pm, win)));
             } else if c.wit != NO_WIT {
                 // Tested above: the child is entered as a counted node with its tiling.
                 self.pending = Some(kid_wits[usize::from(c.wit)]);
@@ -987,9 +1019,29 @@ impl Solver {
         self.kid_wits[k] = kid_wits;
         self.orders[k] = order;
         if !self.aborted {
-            self.memo.insert(key);
+            self.fail(zone, rows, k, held);
         }
         false
+    }
+
+    /// Whether the state is known to fail.
+    #[inline]
+    fn failed(&self, zone: u64, rows: u32, k: usize, held: Option<Piece>) -> bool {
+        if rows > ZONE_ROWS {
+            self.tall.contains(tall_key(zone, rows, held))
+        } else {
+            self.memo.contains(state_key(zone, rows, k, held))
+        }
+    }
+
+    /// Remembers that the state fails.
+    #[inline]
+    fn fail(&mut self, zone: u64, rows: u32, k: usize, held: Option<Piece>) {
+        if rows > ZONE_ROWS {
+            self.tall.insert(tall_key(zone, rows, held));
+        } else {
+            self.memo.insert(state_key(zone, rows, k, held));
+        }
     }
 }
 

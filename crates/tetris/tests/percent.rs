@@ -208,8 +208,8 @@ fn a_beam_with_the_solver_behind_it_gives_the_exact_count() {
             let mut s = solver.lock().unwrap();
             Some(solver_says(&mut s, &kicks, &board, 4, q, true))
         };
-        let got =
-            count_shard(&beam, &p, opts, bits::job::Shard::WHOLE, Some(&resolve), &stop).unwrap();
+        let hooks = tetris::percent::Hooks { resolve: Some(&resolve), tick: None };
+        let got = count_shard(&beam, &p, opts, bits::job::Shard::WHOLE, hooks, &stop).unwrap();
         assert_eq!(got, want, "round {round}\n{board}");
         compared += 1;
         if !beam.exact {

@@ -261,10 +261,48 @@ fn min_height_skips_lower_heights() {
     let Ok(Outcome::Found(sol)) = solver.solve(&req) else { panic!("no 6-line PC") };
     assert_eq!(sol.height, 6);
     verify(&req, &kicks, &sol).unwrap();
+    // From 7 lines up the heights go past the six-row zone: 8 lines need 20 pieces.
     req.min_height = Some(7);
-    assert_eq!(req.heights(), Err(RequestError::BadHeight(7)));
+    assert!(matches!(req.heights(), Err(RequestError::QueueTooShort { height: 8, need: 20, .. })));
+    req.min_height = Some(41);
+    assert_eq!(req.heights(), Err(RequestError::BadHeight(41)));
     // Too few pieces for any height from 6 up.
     let mut short = PcRequest::opener(opener_queue(1, 3, 11));
     short.min_height = Some(6);
     assert!(matches!(short.heights(), Err(RequestError::QueueTooShort { height: 6, .. })));
+}
+
+/// PCs taller than the six-row zone (the stack kept within its bottom six rows): from an empty
+/// field at 8 to 40 lines, and from fields with a few cells, each solution replayed by the
+/// verifier, on seeded 7-bag queues not used elsewhere.
+#[test]
+fn tall_pcs_from_empty_and_started_fields_replay() {
+    let kicks = KickTable::srs();
+    let mut solver = Solver::new(&kicks);
+    let mut found = 0;
+    for (i, h) in [8u32, 10, 12, 14, 20, 26, 40].into_iter().enumerate() {
+        for start in ["", "XX........\nXX........\n", "X.........\nXXX.......\n"] {
+            let board: Board = if start.is_empty() { Board::EMPTY } else { start.parse().unwrap() };
+            let cells = board.count();
+            if (10 * h - cells) % 4 != 0 {
+                continue;
+            }
+            let need = ((10 * h - cells) / 4) as usize;
+            let queue = Bag7::new(9_000 + i as u64).take(need + 1);
+            let req = PcRequest { board, height: Some(h), ..PcRequest::opener(queue) };
+            match solver.solve(&req).unwrap() {
+                Outcome::Found(sol) => {
+                    assert_eq!(sol.height, h);
+                    assert_eq!(sol.steps.len(), need);
+                    verify(&req, &kicks, &sol).unwrap();
+                    found += 1;
+                }
+                other => panic!("{h} lines from {start:?}: {other:?}"),
+            }
+        }
+    }
+    assert!(found >= 14, "{found}");
+    // Beyond the board, and a field taller than the zone, are refused.
+    let too_high = PcRequest { height: Some(41), ..PcRequest::opener(Bag7::new(1).take(110)) };
+    assert!(solver.solve(&too_high).is_err());
 }

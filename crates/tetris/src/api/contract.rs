@@ -20,6 +20,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::board::ZONE_ROWS;
 use bits::live::{Caps, Game, Hint, Phase, Status, Turns, Unrecorded};
 use serde::{Deserialize, Serialize};
 
@@ -156,6 +157,15 @@ impl Setup {
         } else {
             Board::EMPTY
         };
+        // The live game plays PCs within the six-row zone (`pc` goes taller).
+        for (field, h) in [("height", self.height), ("min_height", self.min_height)] {
+            if let Some(h) = h.filter(|h| !(1..=ZONE_ROWS).contains(h)) {
+                return Err(Error::input(format!(
+                    "setup.{field}: height {h} is outside 1..={ZONE_ROWS} (the live game plays PCs \
+                     of up to {ZONE_ROWS} lines)"
+                )));
+            }
+        }
         let preq = PcRequest {
             board,
             queue,

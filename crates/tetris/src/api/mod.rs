@@ -98,22 +98,23 @@ fn parse_weight_vector(field: &str, s: &str) -> Result<Weights, Error> {
     }
 }
 
-/// The line counts of a request's `lines`: 4, 6, or both (0).
+/// The line counts of a request's `lines`: 4, 6, both (0), or any even height up to 40 (a PC
+/// from an empty field clears an even number of lines).
 fn line_counts(lines: u32) -> Result<Vec<u32>, Error> {
     match lines {
         0 => Ok(vec![4, 6]),
-        4 | 6 => Ok(vec![lines]),
-        l => Err(Error::input(format!("lines: {l}, use 4, 6 or 0 for both"))),
+        l if l % 2 == 0 && (2..=crate::solver::MAX_HEIGHT).contains(&l) => Ok(vec![l]),
+        l => Err(Error::input(format!(
+            "lines: {l}, use an even height from 2 to {} or 0 for 4 and 6",
+            crate::solver::MAX_HEIGHT
+        ))),
     }
 }
 
-/// Pieces of a benchmark or training queue for a PC of `lines` lines.
+/// Pieces of a benchmark or training queue for a PC of `lines` lines: the pieces it places and
+/// one more for hold (11 for 4 lines, 16 for 6, 51 for 20).
 fn queue_pieces(lines: u32) -> usize {
-    if lines == 4 {
-        11
-    } else {
-        16
-    }
+    10 * lines as usize / 4 + 1
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the rates by the first pieces ([`crate::percent`]), with a sample checked by the solver.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -120,7 +120,8 @@ pub struct PercentResponse {
     pub percent: f64,
     /// Per pattern.
     pub patterns: Vec<PatternOdds>,
-    /// The queues with no PC (with `fails`), per pattern in piece order.
+    /// The queues with no PC (with `fails`), in piece order (`I O T S Z J L`), once per
+    /// pattern that deals them.
     pub fails: Vec<String>,
     /// The success tree (with `tree`), each node before its children.
     pub tree: Vec<TreeOut>,
@@ -143,6 +144,56 @@ pub struct PercentResponse {
     pub order_seconds: f64,
     /// Wall time of the whole request, seconds (varies run to run).
     pub seconds: f64,
+}
+
+/// Piece-order sort key of a queue's letters (`I O T S Z J L`).
+fn piece_key(q: &str) -> Vec<usize> {
+    q.chars().map(|c| Piece::from_letter(c).map_or(7, Piece::index)).collect()
+}
+
+impl PercentResponse {
+    /// The whole answer from the answers of every shard of one request (`1/N` ... `N/N`):
+    /// counts added, fails and tree nodes in the order one run gives (the tree's one-piece
+    /// nodes summed), the order search's figures from the first shard (every shard runs the
+    /// same), `checked` and `solver_queues` added. `seconds` is the first shard's; the caller
+    /// sets the wall time.
+    pub fn merge(parts: Vec<PercentResponse>) -> Result<PercentResponse, Error> {
+        let mut it = parts.into_iter();
+        let mut whole = it.next().ok_or_else(|| Error::input("parts: none"))?;
+        for p in it {
+            if p.patterns.len() != whole.patterns.len() || p.pieces != whole.pieces {
+                return Err(Error::input("parts: from different requests"));
+            }
+            whole.solvable += p.solvable;
+            whole.total += p.total;
+            for (w, q) in whole.patterns.iter_mut().zip(&p.patterns) {
+                w.solvable += q.solvable;
+                w.total += q.total;
+            }
+            whole.fails.extend(p.fails);
+            whole.tree.extend(p.tree);
+            whole.checked += p.checked;
+            whole.solver_queues += p.solver_queues;
+            whole.exact_orders &= p.exact_orders;
+        }
+        whole.fails.sort_by_cached_key(|q| piece_key(q));
+        whole.tree.sort_by_cached_key(|t| (t.pattern, piece_key(&t.prefix)));
+        let mut tree: Vec<TreeOut> = Vec::with_capacity(whole.tree.len());
+        for t in whole.tree.drain(..) {
+            match tree.last_mut() {
+                Some(last) if last.pattern == t.pattern && last.prefix == t.prefix => {
+                    last.solvable += t.solvable;
+                    last.total += t.total;
+                }
+                _ => tree.push(t),
+            }
+        }
+        whole.tree = tree;
+        whole.shard = Shard::WHOLE.to_string();
+        whole.percent =
+            if whole.total == 0 { 0.0 } else { 100.0 * whole.solvable as f64 / whole.total as f64 };
+        Ok(whole)
+    }
 }
 
 fn abort_error(e: OrdersError) -> Error {
@@ -201,14 +252,13 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
     // Only pieces some queue can place.
     let pieces = patterns.iter().flat_map(|p| p.truncated(len).pieces_at()).fold(0u8, |m, s| m | s);
     let stop = ctl.abort_flag().unwrap_or(&NEVER);
-    ctl.report(Progress::new(0, Some(2)).with_message("orders"));
+    ctl.report(Progress::new(0, None).with_message("orders"));
     let t0 = Instant::now();
     let mg = MoveGen::new(&kicks);
     let beam = req.beam.unwrap_or(if n <= 8 { 0 } else { DEFAULT_BEAM });
     let cap = if beam == 0 { usize::MAX } else { beam as usize };
     let set = orders::build_capped(&mg, zone, h, pieces, cap, stop).map_err(abort_error)?;
     let order_seconds = t0.elapsed().as_secs_f64();
-    ctl.report(Progress::new(1, Some(2)).with_message("queues"));
     let opts = CountOptions { hold: req.hold, tree_depth: req.tree as usize, fails: req.fails };
     let mut out = PercentResponse {
         height: h,
@@ -243,9 +293,18 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
         stop,
     };
     let decide = |q: &[Piece]| dfs.decide(q);
+    let all_tasks: u64 =
+        patterns.iter().map(|p| percent::tasks(&set, p, req.hold, req.shard)).sum();
+    let done = AtomicU64::new(0);
+    let tick = || {
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        ctl.report(Progress::new(d, Some(all_tasks)).with_message("queues"));
+    };
+    let hooks = percent::Hooks { resolve: Some(&decide), tick: Some(&tick) };
+    let mut fails: Vec<Vec<Piece>> = Vec::new();
     for (i, p) in patterns.iter().enumerate() {
         let cut = p.truncated(len);
-        let counted = percent::count_shard(&set, &cut, opts, req.shard, Some(&decide), stop);
+        let counted = percent::count_shard(&set, &cut, opts, req.shard, hooks, stop);
         if let Some(e) = dfs.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
             return Err(e);
         }
@@ -258,7 +317,7 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
             solvable: counted.odds.solvable,
             total: counted.odds.total,
         });
-        out.fails.extend(counted.fails.iter().map(|q| queue_string(q)));
+        fails.extend(counted.fails);
         out.tree.extend(counted.tree.iter().map(|t| TreeOut {
             pattern: i,
             prefix: queue_string(&t.prefix),
@@ -268,6 +327,8 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
         out.checked += check_sample(&dfs, &set, &cut, req, counted.odds)?;
     }
     out.solver_queues = dfs.cache.lock().map_or(0, |c| c.len() as u64);
+    fails.sort();
+    out.fails = fails.iter().map(|q| queue_string(q)).collect();
     out.percent = if out.total == 0 { 0.0 } else { 100.0 * out.solvable as f64 / out.total as f64 };
     out.seconds = start.elapsed().as_secs_f64();
     Ok(out)
@@ -356,7 +417,7 @@ impl Dfs<'_> {
 }
 
 /// Re-solves about `req.check` queues of the pattern (every queue when it has no more, else
-/// an even spread, within the shard) with a fresh DFS search each, every PC replayed, and fails
+/// an even spread over the whole pattern; a shard takes those it deals) with a fresh DFS search each, every PC replayed, and fails
 /// on any queue where the search and the count's answer (the orders' certificate, or the
 /// solver for a queue they do not certify) disagree.
 fn check_sample(
@@ -369,11 +430,12 @@ fn check_sample(
     if req.check == 0 || odds.total == 0 {
         return Ok(0);
     }
-    let step = odds.total.div_ceil(u64::from(req.check)).max(1);
+    // The sample is spread over the whole pattern, so that the shards' samples add up to the
+    // sample of one run.
+    let step = cut.queues().div_ceil(u64::from(req.check)).max(1);
     let mut checked = 0u64;
-    let mut index = 0u64;
     let mut err = None;
-    percent::for_each_in_shard(cut, req.shard, |q| {
+    percent::for_each_in_shard(cut, req.shard, |q, index| {
         if index % step == 0 {
             let fresh = match dfs.solve(q) {
                 Ok(Some(v)) => v,
@@ -395,7 +457,6 @@ fn check_sample(
             }
             checked += 1;
         }
-        index += 1;
         true
     });
     if let Some(e) = err {
