@@ -206,7 +206,7 @@ fn abort_error(e: OrdersError) -> Error {
 }
 
 /// Counts the queues of the request's patterns that have a PC from the field (see the
-/// [module docs](self)). Parallel on the caller's rayon pool, the same answer for any thread
+/// [`crate::percent`] docs). Parallel on the caller's rayon pool, the same answer for any thread
 /// count.
 pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Error> {
     let start = Instant::now();
