@@ -88,6 +88,17 @@ enum Verb {
     },
 }
 
+/// The starting field of `pc` and `percent`.
+#[derive(Args, Debug)]
+struct FieldArgs {
+    /// Starting field as text (rows top first, '.' empty); `-` for stdin.
+    #[arg(long, value_name = "FILE", conflicts_with = "fumen")]
+    field: Option<PathBuf>,
+    /// Starting field as a fumen string (v115@...).
+    #[arg(long, value_name = "FUMEN")]
+    fumen: Option<String>,
+}
+
 #[derive(Args, Debug)]
 struct PcArgs {
     /// The queue, current piece first (letters I O T S Z J L).
@@ -99,12 +110,8 @@ struct PcArgs {
     /// Forbid hold.
     #[arg(long)]
     no_hold: bool,
-    /// Starting field as text (rows top first, '.' empty); `-` for stdin.
-    #[arg(long, value_name = "FILE", conflicts_with = "fumen")]
-    field: Option<PathBuf>,
-    /// Starting field as a fumen string (v115@...).
-    #[arg(long, value_name = "FUMEN")]
-    fumen: Option<String>,
+    #[command(flatten)]
+    start: FieldArgs,
     /// Kick table: none, srs, srs+, srs-tetrio, or a kick table file.
     #[arg(long, default_value_t = PcSolveRequest::default().kicks)]
     kicks: String,
@@ -137,12 +144,8 @@ struct PercentArgs {
     /// Forbid hold.
     #[arg(long)]
     no_hold: bool,
-    /// Starting field as text (rows top first, '.' empty); `-` for stdin.
-    #[arg(long, value_name = "FILE", conflicts_with = "fumen")]
-    field: Option<PathBuf>,
-    /// Starting field as a fumen string (v115@...).
-    #[arg(long, value_name = "FUMEN")]
-    fumen: Option<String>,
+    #[command(flatten)]
+    start: FieldArgs,
     /// PC height in lines (solution-finder's --clear-line).
     #[arg(long, default_value_t = PercentRequest::default().height)]
     height: u32,
@@ -280,8 +283,8 @@ fn pc(a: PcArgs) -> CliResult {
         queue: a.queue,
         hold: a.hold,
         use_hold: !a.no_hold,
-        field: a.field.as_deref().map(input_file),
-        fumen: a.fumen,
+        field: a.start.field.as_deref().map(input_file),
+        fumen: a.start.fumen,
         kicks: a.kicks,
         kick_table,
         height: a.height,
@@ -306,8 +309,8 @@ fn percent(a: PercentArgs) -> CliResult {
     let req = PercentRequest {
         pattern: a.pattern,
         hold: !a.no_hold,
-        field: a.field.as_deref().map(input_file),
-        fumen: a.fumen,
+        field: a.start.field.as_deref().map(input_file),
+        fumen: a.start.fumen,
         height: a.height,
         kick_table: kick_file(&a.kicks)?,
         kicks: a.kicks,

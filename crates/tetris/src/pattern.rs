@@ -135,21 +135,35 @@ impl Pattern {
 
     /// Every queue, in piece order (tests and small patterns).
     pub fn for_each(&self, mut visit: impl FnMut(&[Piece])) {
-        fn rec(p: &Pattern, c: Cursor, buf: &mut Vec<Piece>, visit: &mut impl FnMut(&[Piece])) {
-            let next = p.next(c);
-            if next == 0 {
-                visit(buf);
-                return;
-            }
-            for piece in Piece::ALL {
-                if next >> piece.index() & 1 == 1 {
-                    buf.push(piece);
-                    rec(p, p.step(c, piece), buf, visit);
-                    buf.pop();
+        self.walk_from(self.start(), &mut Vec::new(), &mut |q| {
+            visit(q);
+            true
+        });
+    }
+
+    /// Every queue that starts with `buf` (the pieces dealt to reach `c`), in piece order,
+    /// until `visit` returns `false`; returns whether it never did. `buf` is restored.
+    pub fn walk_from(
+        &self,
+        c: Cursor,
+        buf: &mut Vec<Piece>,
+        visit: &mut impl FnMut(&[Piece]) -> bool,
+    ) -> bool {
+        let next = self.next(c);
+        if next == 0 {
+            return visit(buf);
+        }
+        for piece in Piece::ALL {
+            if next >> piece.index() & 1 == 1 {
+                buf.push(piece);
+                let go = self.walk_from(self.step(c, piece), buf, visit);
+                buf.pop();
+                if !go {
+                    return false;
                 }
             }
         }
-        rec(self, self.start(), &mut Vec::new(), &mut visit);
+        true
     }
 }
 

@@ -211,29 +211,7 @@ impl Walk<'_> {
             }
             true
         };
-        fn below(
-            p: &Pattern,
-            c: Cursor,
-            buf: &mut Vec<Piece>,
-            visit: &mut impl FnMut(&[Piece]) -> bool,
-        ) -> bool {
-            let next = p.next(c);
-            if next == 0 {
-                return visit(buf);
-            }
-            for piece in Piece::ALL {
-                if next >> piece.index() & 1 == 1 {
-                    buf.push(piece);
-                    let go = below(p, p.step(c, piece), buf, visit);
-                    buf.pop();
-                    if !go {
-                        return false;
-                    }
-                }
-            }
-            true
-        }
-        below(self.pattern, c, buf, &mut rec);
+        self.pattern.walk_from(c, buf, &mut rec);
     }
 
     /// Whether, from `t` placements with order number `s` and `x` kept, the pieces `rest`
@@ -318,18 +296,10 @@ impl Walk<'_> {
 
     /// Every queue below a dead node, as failures.
     fn all_fail(&self, c: Cursor, buf: &mut Vec<Piece>, fails: &mut Vec<Vec<Piece>>) {
-        let next = self.pattern.next(c);
-        if next == 0 {
-            fails.push(buf.clone());
-            return;
-        }
-        for p in Piece::ALL {
-            if next >> p.index() & 1 == 1 {
-                buf.push(p);
-                self.all_fail(self.pattern.step(c, p), buf, fails);
-                buf.pop();
-            }
-        }
+        self.pattern.walk_from(c, buf, &mut |q| {
+            fails.push(q.to_vec());
+            true
+        });
     }
 
     /// The tree nodes below a dead node (all with no PC).
@@ -370,23 +340,9 @@ fn split_len(pattern: &Pattern) -> usize {
 
 /// Every prefix of [`split_len`] pieces, in piece order, with its number.
 fn split_prefixes(pattern: &Pattern) -> Vec<Vec<Piece>> {
-    let d = split_len(pattern);
+    // The distinct prefixes of the pattern cut to the split length, in piece order.
     let mut out = Vec::new();
-    fn rec(p: &Pattern, c: Cursor, d: usize, buf: &mut Vec<Piece>, out: &mut Vec<Vec<Piece>>) {
-        if buf.len() == d {
-            out.push(buf.clone());
-            return;
-        }
-        let next = p.next(c);
-        for piece in Piece::ALL {
-            if next >> piece.index() & 1 == 1 {
-                buf.push(piece);
-                rec(p, p.step(c, piece), d, buf, out);
-                buf.pop();
-            }
-        }
-    }
-    rec(pattern, pattern.start(), d, &mut Vec::new(), &mut out);
+    pattern.truncated(split_len(pattern)).for_each(|q| out.push(q.to_vec()));
     out
 }
 
@@ -428,23 +384,19 @@ pub fn count_shard(
     if stop.load(Ordering::Relaxed) {
         return None;
     }
+    let sums: Vec<Odds> = parts.iter().map(|p| p.odds).collect();
     let mut out = Counted::default();
-    let mut i = 0;
-    while i < parts.len() {
-        // The tasks of one first piece, after a tree node that sums them.
+    for (i, part) in parts.into_iter().enumerate() {
+        // Before the tasks of each first piece, a tree node that sums them.
         let first = tasks[i][0];
-        let j = (i..parts.len()).find(|&j| tasks[j][0] != first).unwrap_or(parts.len());
-        if opts.tree_depth >= 1 && tasks[i].len() > 1 {
+        if opts.tree_depth >= 1 && tasks[i].len() > 1 && (i == 0 || tasks[i - 1][0] != first) {
             let mut odds = Odds::default();
-            for part in &parts[i..j] {
-                odds.add(part.odds);
+            for (_, o) in tasks[i..].iter().zip(&sums[i..]).take_while(|(t, _)| t[0] == first) {
+                odds.add(*o);
             }
             out.tree.push(TreeNode { prefix: vec![first], odds });
         }
-        for part in &parts[i..j] {
-            out.append(part.clone());
-        }
-        i = j;
+        out.append(part);
     }
     Some(out)
 }
@@ -462,30 +414,6 @@ pub fn for_each_in_shard(
     shard: Shard,
     mut visit: impl FnMut(&[Piece], u64) -> bool,
 ) {
-    fn rec(
-        p: &Pattern,
-        c: Cursor,
-        buf: &mut Vec<Piece>,
-        index: &mut u64,
-        visit: &mut impl FnMut(&[Piece], u64) -> bool,
-    ) -> bool {
-        let next = p.next(c);
-        if next == 0 {
-            *index += 1;
-            return visit(buf, *index - 1);
-        }
-        for piece in Piece::ALL {
-            if next >> piece.index() & 1 == 1 {
-                buf.push(piece);
-                let go = rec(p, p.step(c, piece), buf, index, visit);
-                buf.pop();
-                if !go {
-                    return false;
-                }
-            }
-        }
-        true
-    }
     let mut index = 0u64;
     for (i, prefix) in split_prefixes(pattern).into_iter().enumerate() {
         let mut c = pattern.start();
@@ -497,7 +425,11 @@ pub fn for_each_in_shard(
             continue;
         }
         let mut buf = prefix;
-        if !rec(pattern, c, &mut buf, &mut index, &mut visit) {
+        let go = pattern.walk_from(c, &mut buf, &mut |q| {
+            index += 1;
+            visit(q, index - 1)
+        });
+        if !go {
             return;
         }
     }

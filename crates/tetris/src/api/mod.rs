@@ -64,6 +64,21 @@ pub fn load_kicks(spec: &str, text: Option<&str>) -> Result<KickTable, Error> {
     KickTable::parse(text).map_err(|e| Error::input(format!("{spec}: {e}")))
 }
 
+/// The starting field of a request: its `field` file (errors name the file), else its `fumen`,
+/// else empty.
+fn read_board(
+    field: Option<&bits::job::InputFile>,
+    fumen: Option<&str>,
+) -> Result<crate::Board, Error> {
+    if let Some(f) = field {
+        f.text()?.parse::<crate::Board>().map_err(|e| Error::input(format!("{}: {e}", f.name)))
+    } else if let Some(f) = fumen {
+        crate::fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))
+    } else {
+        Ok(crate::Board::EMPTY)
+    }
+}
+
 /// One piece letter given as the request's `field`.
 fn one_piece(field: &str, s: &str) -> Result<Piece, Error> {
     let q = parse_queue(s).map_err(|e| Error::input(format!("{field}: {e}")))?;

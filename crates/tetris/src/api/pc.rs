@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{load_kicks, one_piece, Control, Error};
+use super::{load_kicks, one_piece, read_board, Control, Error};
 use crate::inputs::{self, keys_string, Key};
 use crate::piece::{parse_queue, queue_string};
 use crate::solver::{Outcome, PcRequest, Solution, Solver, Step};
@@ -160,13 +160,7 @@ pub fn pc(req: &PcSolveRequest, ctl: Control) -> Result<PcSolveResponse, Error> 
     }
     let hold = req.hold.as_deref().map(|s| one_piece("hold", s)).transpose()?;
     let save_hold = req.save_hold.as_deref().map(|s| one_piece("save_hold", s)).transpose()?;
-    let board = if let Some(f) = &req.field {
-        f.text()?.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", f.name)))?
-    } else if let Some(f) = &req.fumen {
-        fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))?
-    } else {
-        Board::EMPTY
-    };
+    let board = read_board(req.field.as_ref(), req.fumen.as_deref())?;
     let preq = PcRequest {
         board,
         queue,

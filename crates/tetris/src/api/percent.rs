@@ -8,14 +8,14 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{load_kicks, Control, Error, Progress, Shard};
+use super::{load_kicks, read_board, Control, Error, Progress, Shard};
 use crate::movegen::MoveGen;
 use crate::orders::{self, OrdersError, MAX_PIECES};
 use crate::pattern::{parse_patterns, Pattern};
 use crate::percent::{self, CountOptions, Odds};
 use crate::piece::queue_string;
 use crate::solver::{Outcome, PcRequest, Solver};
-use crate::{fumen_io, trace, Board, KickTable, Piece};
+use crate::{trace, Board, KickTable, Piece};
 
 /// A percent request (`bitarcade tetris percent`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -214,13 +214,7 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
     req.shard.check()?;
     let patterns =
         parse_patterns(&req.pattern).map_err(|e| Error::input(format!("pattern: {e}")))?;
-    let board = if let Some(f) = &req.field {
-        f.text()?.parse::<Board>().map_err(|e| Error::input(format!("{}: {e}", f.name)))?
-    } else if let Some(f) = &req.fumen {
-        fumen_io::decode_board(f).map_err(|e| Error::input(format!("fumen: {e}")))?
-    } else {
-        Board::EMPTY
-    };
+    let board = read_board(req.field.as_ref(), req.fumen.as_deref())?;
     let h = req.height;
     if !(1..=crate::board::ZONE_ROWS).contains(&h) {
         return Err(Error::input(format!("height: {h}, percent counts PCs of 1 to 6 lines")));
