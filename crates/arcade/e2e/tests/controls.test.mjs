@@ -21,6 +21,9 @@ test('controls: a live run plays at the timeline\'s speed, and the link follows 
   const shown = await moves(page);
   assert.ok(shown < 30, `the board is at move ${shown}`);
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=board]').dataset.moves) > n, shown);
+  // The link follows on the page's next tick: wait for it rather than read it once.
+  await page.waitForFunction(() => /[?&]k=\d+/.test(document.querySelector('[data-testid=share]').getAttribute('href') || ''),
+    null, { timeout: 10000 });
   const link = await page.getAttribute('[data-testid=share]', 'href');
   assert.match(link, /[?&]k=\d+/);
   await page.click('[data-testid=auto]');
