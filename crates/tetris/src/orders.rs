@@ -37,6 +37,8 @@ use crate::movegen::{placement_mask, MoveGen};
 use crate::solver::{areas_divisible, features, Weights, N_FEATURES};
 use crate::Piece;
 
+mod layers;
+
 /// Pieces at the end of an order whose full sequence sets the memo keeps per field.
 pub const TAIL: usize = 4;
 
@@ -96,23 +98,29 @@ impl SeqSet {
 
     /// Or-s the first `len` bits of `src` into the set at bit `offset`.
     fn or_at(&mut self, offset: u64, src: &[u64], len: u64) {
-        let (w0, sh) = ((offset / 64) as usize, (offset % 64) as u32);
-        let nsrc = len.div_ceil(64) as usize;
-        for (j, &s) in src[..nsrc].iter().enumerate() {
-            let s = if (j as u64 + 1) * 64 > len { s & ((1u64 << (len % 64)) - 1) } else { s };
-            if s == 0 {
-                continue;
-            }
-            self.words[w0 + j] |= s << sh;
-            if sh != 0 && s >> (64 - sh) != 0 {
-                self.words[w0 + j + 1] |= s >> (64 - sh);
-            }
-        }
+        or_bits(&mut self.words, offset, src, len);
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
+    }
+}
+
+/// Or-s the first `len` bits of `src` into the bitset `dst` at bit `offset`.
+#[inline]
+fn or_bits(dst: &mut [u64], offset: u64, src: &[u64], len: u64) {
+    let (w0, sh) = ((offset / 64) as usize, (offset % 64) as u32);
+    let nsrc = len.div_ceil(64) as usize;
+    for (j, &s) in src[..nsrc].iter().enumerate() {
+        let s = if (j as u64 + 1) * 64 > len { s & ((1u64 << (len % 64)) - 1) } else { s };
+        if s == 0 {
+            continue;
+        }
+        dst[w0 + j] |= s << sh;
+        if sh != 0 && s >> (64 - sh) != 0 {
+            dst[w0 + j + 1] |= s >> (64 - sh);
+        }
     }
 }
 
@@ -443,6 +451,8 @@ pub enum OrdersError {
     TooManyPieces(usize),
     /// Stopped by the abort flag.
     Aborted,
+    /// A layer of fields too large to number (more than 2^28 fields or 2^32 edges).
+    TooLarge,
 }
 
 /// Every order of `n` pieces (from the `pieces` mask, bit = piece index) that clears the field
@@ -463,6 +473,28 @@ pub fn build(
 /// that grows with `cap` instead of with every field (`usize::MAX`: the exact set). The
 /// result says whether it is exact ([`OrderSet::exact`]).
 pub fn build_capped(
+    mg: &MoveGen,
+    zone: u64,
+    rows: u32,
+    pieces: u8,
+    cap: usize,
+    stop: &AtomicBool,
+) -> Result<OrderSet, OrdersError> {
+    let n = to_place(zone, rows);
+    if n > MAX_PIECES {
+        return Err(OrdersError::TooManyPieces(n));
+    }
+    if cap == usize::MAX && n >= TAIL + 2 {
+        let (orders, fields) = layers::build(mg, zone, rows, pieces, stop)?;
+        return Ok(OrderSet::from_orders(orders, fields, true));
+    }
+    build_walk(mg, zone, rows, pieces, cap, stop)
+}
+
+/// [`build_capped`] by the walk over order prefixes (the way a capped set is built, and the
+/// slow reference the exact layered build is gated against).
+#[doc(hidden)]
+pub fn build_walk(
     mg: &MoveGen,
     zone: u64,
     rows: u32,
@@ -554,18 +586,25 @@ pub fn build_capped(
     if stop.load(Ordering::Relaxed) {
         return Err(OrdersError::Aborted);
     }
-    // Prefix sets, from the orders down.
-    let mut prefixes = vec![orders];
-    for t in (0..n).rev() {
-        let below = &prefixes[prefixes.len() - 1];
-        let mut s = SeqSet::new(t);
-        for i in 0..pow7(t) {
-            if (0..7).any(|p| below.contains(i * 7 + p)) {
-                s.insert(i);
+    Ok(OrderSet::from_orders(orders, fields, exact))
+}
+
+impl OrderSet {
+    /// The set of `orders` with its prefix sets.
+    fn from_orders(orders: SeqSet, fields: u64, exact: bool) -> OrderSet {
+        let n = orders.n;
+        let mut prefixes = vec![orders];
+        for t in (0..n).rev() {
+            let below = &prefixes[prefixes.len() - 1];
+            let mut s = SeqSet::new(t);
+            for i in 0..pow7(t) {
+                if (0..7).any(|p| below.contains(i * 7 + p)) {
+                    s.insert(i);
+                }
             }
+            prefixes.push(s);
         }
-        prefixes.push(s);
+        prefixes.reverse();
+        OrderSet { prefixes, fields, exact }
     }
-    prefixes.reverse();
-    Ok(OrderSet { prefixes, fields, exact })
 }

@@ -219,3 +219,50 @@ fn a_beam_with_the_solver_behind_it_gives_the_exact_count() {
     assert!(compared >= 6, "{compared}");
     assert!(decided > 0, "the beam never left a queue to the solver");
 }
+
+/// The exact order set built by layers of fields (every PC of six pieces or more) equals the
+/// one the prefix walk builds, order for order, on random fields one to four pieces into a
+/// 4-line PC (six to nine pieces to go) under every kick table, some with pieces left out.
+#[test]
+fn the_layered_order_set_equals_the_prefix_walk() {
+    use tetris::orders::build_walk;
+    let mut rng = Rng::new(3636);
+    let mut compared = 0;
+    let mut sizes = std::collections::BTreeSet::new();
+    for round in 0..14 {
+        let name = KickTable::NAMES[round % KickTable::NAMES.len()];
+        let kicks = KickTable::named(name).unwrap();
+        // One field with nine pieces to go (the walk takes a while there), the rest six to eight.
+        let (height, placed) = if round == 0 { (4, 1) } else { (4, 2 + round % 3) };
+        let Some(board) = random_field(&kicks, &mut rng, height, placed) else { continue };
+        let zone = board.to_zone(height).unwrap();
+        let mg = MoveGen::new(&kicks);
+        let stop = AtomicBool::new(false);
+        // Some pieces left out too: the set must respect the piece mask.
+        let mask = if round % 3 == 0 { 0x7F & !(1 << (round % 7)) } else { 0x7F };
+        let layered = build(&mg, zone, height, mask, &stop).unwrap();
+        let walk = build_walk(&mg, zone, height, mask, usize::MAX, &stop).unwrap();
+        assert!(layered.exact && walk.exact);
+        assert_eq!(layered.pieces(), walk.pieces());
+        assert_eq!(
+            layered.orders(),
+            walk.orders(),
+            "round {round}: {name} mask {mask:#x}\n{board}"
+        );
+        for t in 0..=layered.pieces() {
+            for i in (0..tetris::orders::pow7(t)).step_by(97) {
+                assert_eq!(
+                    layered.has_prefix(t, i),
+                    walk.has_prefix(t, i),
+                    "round {round} prefix {t}:{i}"
+                );
+            }
+        }
+        sizes.insert((layered.pieces(), layered.orders().count() > 0));
+        compared += 1;
+    }
+    assert!(compared >= 10, "{compared}");
+    for n in 6..=9 {
+        assert!(sizes.contains(&(n, true)), "no field with {n} pieces to go: {sizes:?}");
+    }
+}

@@ -50,9 +50,10 @@ pub struct PercentRequest {
     /// the whole.
     pub shard: Shard,
     /// Fields followed per order prefix when the clearing orders are searched (0: all, the
-    /// exact set; `None`: all when a PC places at most 8 pieces, else 256). With a beam the
+    /// exact set; `None`: all when a PC places at most 9 pieces, else 256). With a beam the
     /// orders certify most queues and the DFS solver decides the rest, so the answer is exact
-    /// either way; the beam only trades the order search's time for solver calls.
+    /// either way; the beam only trades the order search's time and memory for solver calls.
+    /// The exact set for a 4-line PC from an empty field takes about 5 CPU-minutes and 8 GB.
     pub beam: Option<u32>,
 }
 
@@ -202,6 +203,9 @@ fn abort_error(e: OrdersError) -> Error {
         OrdersError::TooManyPieces(n) => Error::input(format!(
             "height: a PC here places {n} pieces; percent counts up to {MAX_PIECES}"
         )),
+        OrdersError::TooLarge => Error::input(
+            "beam: the exact order search has too many fields here; give a beam (--beam 256)",
+        ),
     }
 }
 
@@ -249,7 +253,7 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
     ctl.report(Progress::new(0, None).with_message("orders"));
     let t0 = Instant::now();
     let mg = MoveGen::new(&kicks);
-    let beam = req.beam.unwrap_or(if n <= 8 { 0 } else { DEFAULT_BEAM });
+    let beam = req.beam.unwrap_or(if n <= 9 { 0 } else { DEFAULT_BEAM });
     let cap = if beam == 0 { usize::MAX } else { beam as usize };
     let set = orders::build_capped(&mg, zone, h, pieces, cap, stop).map_err(abort_error)?;
     let order_seconds = t0.elapsed().as_secs_f64();
@@ -330,7 +334,7 @@ pub fn percent(req: &PercentRequest, ctl: Control) -> Result<PercentResponse, Er
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
-/// The beam of [`PercentRequest::beam`] when none is given and a PC places more than 8 pieces.
+/// The beam of [`PercentRequest::beam`] when none is given and a PC places more than 9 pieces.
 pub const DEFAULT_BEAM: u32 = 256;
 
 /// The DFS solver deciding queues one by one: a pool of solvers for the worker threads, every

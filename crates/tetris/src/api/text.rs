@@ -149,9 +149,20 @@ impl Display for PercentResponse {
             self.order_seconds,
             self.checked,
             self.seconds
-        )
+        )?;
+        if !self.exact_orders && self.solver_queues >= HINT_SOLVER_QUEUES {
+            writeln!(
+                f,
+                "(--beam 0 finds every clearing order once and needs no solver call; for a 4-line \
+                 PC from an empty field about 5 CPU-minutes and 8 GB)"
+            )?;
+        }
+        Ok(())
     }
 }
+
+/// Solver calls past which a beam run suggests the exact order set.
+const HINT_SOLVER_QUEUES: u64 = 1000;
 
 impl Display for BenchResponse {
     /// The move-generation ratio, then a line per line count with its signature.
