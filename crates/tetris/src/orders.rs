@@ -22,6 +22,13 @@
 //! of two first pieces are independent tasks that share the memo, so they run in parallel,
 //! and the answer (an or of the same sets) does not depend on the thread count.
 //!
+//! That walk is what builds a *capped* set (a beam of fields per prefix). The exact set, for
+//! PCs of `TAIL + 2` pieces or more, is built by layers of fields instead (`layers.rs`): every
+//! field expanded once, a backward pass for alive fields and tail sets, a forward pass for the
+//! head sets of the first pieces, and the two meeting in the middle layer. Its work grows with
+//! the fields rather than with (prefix, field) pairs; the walk stays as its gate's reference
+//! ([`build_walk`]).
+//!
 //! Sequences are numbered in base 7, first piece most significant (piece index order
 //! `I O T S Z J L`), and a set of sequences of length `n` is a bitset of `7^n` bits.
 

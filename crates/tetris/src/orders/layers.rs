@@ -77,7 +77,7 @@ fn expand(
     // Per task: each edge's child key and piece, each parent's edge count, and the task's
     // distinct child keys (sorted).
     type Part = (Vec<u64>, Vec<u8>, Vec<u32>, Vec<u64>);
-    let parts: Vec<Part> = keys
+    let mut parts: Vec<Part> = keys
         .par_chunks(CHUNK)
         .map(|chunk| {
             let (mut ks, mut ps) = (Vec::new(), Vec::new());
@@ -118,9 +118,11 @@ fn expand(
     if stop.load(Ordering::Relaxed) {
         return Err(OrdersError::Aborted);
     }
+    // The distinct children, each task's list freed as it is copied (the largest layers'
+    // lists run to a few hundred megabytes).
     let mut children: Vec<u64> = Vec::with_capacity(parts.iter().map(|p| p.3.len()).sum());
-    for p in &parts {
-        children.extend_from_slice(&p.3);
+    for p in &mut parts {
+        children.extend_from_slice(&std::mem::take(&mut p.3));
     }
     children.par_sort_unstable();
     children.dedup();
