@@ -181,3 +181,28 @@ fn a_few_hundred_training_games_beat_the_untrained_network() {
 /// Training games and step for the learning check (about 1 s in the test profile).
 const GAMES: u64 = 600;
 const ALPHA: f32 = 0.03;
+
+/// The weights (and TC accumulators) a fixed short training makes, pinned: any change to the
+/// learning code that moves a bit shows here, so a refactor of the shared n-tuple code is
+/// proven byte-identical.
+#[test]
+fn training_weights_are_pinned() {
+    let rules = Rules::new(Mode::Hardcore);
+    let shape = Shape::new([0, 1, 1, 2, 2, 3, 3], 1 << 16).unwrap();
+    let mut td = NTuple::new(shape);
+    for i in 0..30 {
+        train_game(&mut td, &rules, sub_seed(21, i), 0.005);
+    }
+    let blocks = shape.with_blocks(true);
+    let mut tc = NTuple::new(blocks);
+    let mut acc = Coherence::new(&blocks);
+    for i in 0..30 {
+        train_game_tc(&mut tc, &mut acc, &rules, sub_seed(21, i), 0.02);
+    }
+    let got = [td.fingerprint(), tc.fingerprint(), acc.fingerprint()];
+    assert_eq!(
+        got,
+        [0xfaa1_7cca_df22_971d, 0x24b1_6a21_d79c_a715, 0xa1a0_f44f_797a_3a16],
+        "{got:#x?}"
+    );
+}

@@ -47,7 +47,6 @@ use crate::board::{Board, Dir};
 use crate::game::{draw_spawn, Status};
 use crate::multistage::{MultiStage, MAX_STAGES};
 use crate::tables::OVERFLOW;
-use bits::learn::tc_step;
 
 /// The most cells a tuple may have (a 6-tuple table is already 64 MiB of `f32`).
 pub const MAX_TUPLE_CELLS: usize = 6;
@@ -228,31 +227,73 @@ const SYMMETRY_MAPS: [CellMap; 8] = [
     |r, c| (3 - c, 3 - r),
 ];
 
-/// An n-tuple network: a [`Shape`] and one table of `16^k` `f32` weights per tuple.
-#[derive(Clone)]
-pub struct NTuple {
+/// What an n-tuple network of a [`Shape`] reads ([`ntuple::Features`]): on each of the eight
+/// symmetric boards, each tuple's cells (a nibble mask, gathered by PEXT) index its table of
+/// `16^k` weights; 8 x tuples reads a value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuples {
     shape: Shape,
     masks: Vec<u64>,
-    weights: Vec<Box<[f32]>>,
+    offsets: Vec<usize>,
+}
+
+impl Tuples {
+    /// The reads of `shape`.
+    pub fn new(shape: Shape) -> Tuples {
+        let masks =
+            shape.tuples.iter().map(|t| t.iter().fold(0u64, |m, &c| m | 0xF << (4 * c))).collect();
+        let offsets = shape
+            .tuples
+            .iter()
+            .scan(0, |acc, t| {
+                let at = *acc;
+                *acc += 1 << (4 * t.len());
+                Some(at)
+            })
+            .collect();
+        Tuples { shape, masks, offsets }
+    }
+}
+
+impl ntuple::Features for Tuples {
+    type State = Board;
+
+    fn table_sizes(&self) -> Vec<usize> {
+        self.shape.tuples.iter().map(|t| 1 << (4 * t.len())).collect()
+    }
+
+    fn reads_per_value(&self) -> usize {
+        8 * self.masks.len()
+    }
+
+    /// Symmetry by symmetry ([`symmetries`]' order), tuple by tuple.
+    #[inline(always)]
+    fn for_each_read(&self, b: &Board, mut read: impl FnMut(usize)) {
+        for s in symmetries(*b) {
+            for (&m, &at) in self.masks.iter().zip(&self.offsets) {
+                read(at + bits::pext_u64(s.0, m) as usize);
+            }
+        }
+    }
+}
+
+/// An n-tuple network: a [`Shape`] and one table of `16^k` `f32` weights per tuple, kept and
+/// stepped by the shared [`ntuple`] crate.
+#[derive(Clone)]
+pub struct NTuple {
+    net: ntuple::Net<Tuples>,
 }
 
 impl fmt::Debug for NTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("NTuple").field("shape", &self.shape.to_string()).finish()
+        f.debug_struct("NTuple").field("shape", &self.shape().to_string()).finish()
     }
 }
 
 impl NTuple {
     /// A network of this shape with every weight 0.
     pub fn new(shape: Shape) -> NTuple {
-        let masks =
-            shape.tuples.iter().map(|t| t.iter().fold(0u64, |m, &c| m | 0xF << (4 * c))).collect();
-        let weights = shape
-            .tuples
-            .iter()
-            .map(|t| vec![0.0f32; 1 << (4 * t.len())].into_boxed_slice())
-            .collect();
-        NTuple { shape, masks, weights }
+        NTuple { net: ntuple::Net::new(Tuples::new(shape)) }
     }
 
     /// A network of this shape whose every state is worth `init` before any training: each
@@ -263,50 +304,40 @@ impl NTuple {
     /// states never seen look better than seen ones and greedy play is drawn to them, an
     /// exploration the spawns alone do not give. `init = 0` is [`NTuple::new`].
     pub fn optimistic(shape: Shape, init: f32) -> NTuple {
-        let mut net = NTuple::new(shape);
-        let w = init / (8 * net.weights.len()) as f32;
-        for t in &mut net.weights {
-            t.fill(w);
-        }
-        net
+        NTuple { net: ntuple::Net::optimistic(Tuples::new(shape), init) }
     }
 
     /// The shape.
     pub fn shape(&self) -> &Shape {
-        &self.shape
+        &self.net.features.shape
     }
 
     /// The weight table of tuple `t` (index = its cells' nibbles, lowest cell first).
     pub fn table(&self, t: usize) -> &[f32] {
-        &self.weights[t]
+        self.net.weights().table(t)
     }
 
     /// The weight table of tuple `t`, writable.
     pub fn table_mut(&mut self, t: usize) -> &mut [f32] {
-        &mut self.weights[t]
+        self.net.weights_mut().table_mut(t)
+    }
+
+    /// The network in the shared crate's terms (its reads and flat weights).
+    pub fn net(&self) -> &ntuple::Net<Tuples> {
+        &self.net
     }
 
     /// The value of a board (an afterstate): the sum, over the eight symmetric boards and the
     /// tuples, of the weight each tuple's cells select.
     #[inline]
     pub fn value(&self, b: Board) -> f32 {
-        let mut sum = 0.0f32;
-        for s in symmetries(b) {
-            for (w, &m) in self.weights.iter().zip(&self.masks) {
-                sum += w[bits::pext_u64(s.0, m) as usize];
-            }
-        }
-        sum
+        self.net.value_f32(&b)
     }
 
     /// Adds `delta` to each of the weights [`NTuple::value`] reads on `b`.
     #[inline]
     pub fn update(&mut self, b: Board, delta: f32) {
-        for s in symmetries(b) {
-            for (w, &m) in self.weights.iter_mut().zip(&self.masks) {
-                w[bits::pext_u64(s.0, m) as usize] += delta;
-            }
-        }
+        self.net.update(&b, delta);
     }
 
     /// The temporal coherence step (Beal & Smith 1999, "Temporal coherence and prediction
@@ -329,13 +360,7 @@ impl NTuple {
     /// value). [`NTuple::update_tc_reference`] is the slow twin.
     #[inline]
     pub fn update_tc(&mut self, acc: &mut Coherence, b: Board, err: f32, beta: f32) {
-        debug_assert_eq!(acc.tables.len(), self.weights.len());
-        for s in symmetries(b) {
-            for ((w, ea), &m) in self.weights.iter_mut().zip(&mut acc.tables).zip(&self.masks) {
-                let i = bits::pext_u64(s.0, m) as usize;
-                tc_step(&mut w[i], &mut ea[i], err, beta);
-            }
-        }
+        self.net.update_tc(&mut acc.acc, &b, err, beta);
     }
 
     /// The slow twin of [`NTuple::update_tc`]: the same per-weight rule over the pairs of
@@ -343,23 +368,21 @@ impl NTuple {
     /// row; no other weight's step reads it, so the order does not change a bit).
     pub fn update_tc_reference(&mut self, acc: &mut Coherence, b: Board, err: f32, beta: f32) {
         for (t, i) in self.touched_reference(b) {
-            let (e, a) = (acc.tables[t][i][0], acc.tables[t][i][1]);
+            let [e, a] = acc.get(t, i);
             let rate = if a == 0.0 { 1.0 } else { e.abs() / a };
-            self.weights[t][i] += beta * rate * err;
-            acc.tables[t][i] = [e + err, a + err.abs()];
+            self.table_mut(t)[i] += beta * rate * err;
+            acc.acc.all_mut()[acc.offsets[t] + i] = [e + err, a + err.abs()];
         }
     }
 
     /// The `(tuple, index)` pairs [`NTuple::value`] reads on `b`, sorted (a pair read twice
     /// appears twice).
     pub fn touched(&self, b: Board) -> Vec<(usize, usize)> {
+        let f = &self.net.features;
         let mut v: Vec<(usize, usize)> = symmetries(b)
             .into_iter()
             .flat_map(|s| {
-                self.masks
-                    .iter()
-                    .enumerate()
-                    .map(move |(t, &m)| (t, bits::pext_u64(s.0, m) as usize))
+                f.masks.iter().enumerate().map(move |(t, &m)| (t, bits::pext_u64(s.0, m) as usize))
             })
             .collect();
         v.sort_unstable();
@@ -372,7 +395,7 @@ impl NTuple {
         let grid = b.to_ranks();
         let mut v = Vec::new();
         for map in SYMMETRY_MAPS {
-            for (t, cells) in self.shape.tuples.iter().enumerate() {
+            for (t, cells) in self.shape().tuples.iter().enumerate() {
                 let mut index = 0usize;
                 let mut place = 1usize;
                 for &cell in cells {
@@ -389,18 +412,12 @@ impl NTuple {
 
     /// The slow twin of [`NTuple::value`] (summed in `f64` over [`NTuple::touched_reference`]).
     pub fn value_reference(&self, b: Board) -> f64 {
-        self.touched_reference(b).into_iter().map(|(t, i)| f64::from(self.weights[t][i])).sum()
+        self.touched_reference(b).into_iter().map(|(t, i)| f64::from(self.table(t)[i])).sum()
     }
 
     /// FNV-1a over the weights' bytes (a quick fingerprint for tests and logs).
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
-        for w in &self.weights {
-            for x in w.iter() {
-                h.write(&x.to_le_bytes());
-            }
-        }
-        h.finish()
+        self.net.fingerprint()
     }
 }
 
@@ -412,46 +429,36 @@ impl NTuple {
 /// ([`encode_coherence`]).
 #[derive(Clone)]
 pub struct Coherence {
-    tables: Vec<Box<[[f32; 2]]>>,
+    acc: ntuple::Coherence,
+    offsets: Vec<usize>,
 }
 
 impl fmt::Debug for Coherence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Coherence").field("tables", &self.tables.len()).finish()
+        f.debug_struct("Coherence").field("tables", &self.offsets.len()).finish()
     }
 }
 
 impl Coherence {
     /// Zero accumulators for a network of `shape` (every weight starts at rate 1).
     pub fn new(shape: &Shape) -> Coherence {
-        let tables = shape
-            .tuples
-            .iter()
-            .map(|t| vec![[0.0f32; 2]; 1 << (4 * t.len())].into_boxed_slice())
-            .collect();
-        Coherence { tables }
+        let offsets = Tuples::new(shape.clone()).offsets;
+        Coherence { acc: ntuple::Coherence::new(shape.weights()), offsets }
     }
 
     /// `[E, A]` of weight `i` of tuple `t`.
     pub fn get(&self, t: usize, i: usize) -> [f32; 2] {
-        self.tables[t][i]
+        self.acc.get(self.offsets[t] + i)
     }
 
     /// The number of weights covered.
     pub fn weights(&self) -> usize {
-        self.tables.iter().map(|t| t.len()).sum()
+        self.acc.weights()
     }
 
     /// FNV-1a over the accumulators' bytes.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
-        for t in &self.tables {
-            for ea in t.iter() {
-                h.write(&ea[0].to_le_bytes());
-                h.write(&ea[1].to_le_bytes());
-            }
-        }
-        h.finish()
+        self.acc.fingerprint()
     }
 }
 
@@ -736,10 +743,10 @@ bits::weight_file_error! {
 ///
 /// All numbers little-endian.
 pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + 4 * net.shape.weights());
+    let mut out = Vec::with_capacity(64 + 4 * net.shape().weights());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    push_shape(&mut out, &net.shape);
+    push_shape(&mut out, net.shape());
     push_meta(&mut out, meta);
     push_weights(&mut out, net);
     seal(out)
@@ -763,10 +770,8 @@ fn push_meta(out: &mut Vec<u8>, meta: &Meta) {
 
 /// A network's weights, table by table, as little-endian `f32`.
 fn push_weights(out: &mut Vec<u8>, net: &NTuple) {
-    for w in &net.weights {
-        for x in w.iter() {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
+    for x in net.net.weights().all() {
+        out.extend_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -830,10 +835,8 @@ pub fn decode_stages(bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), FileError>
     let mut nets = Vec::with_capacity(stages);
     for _ in 0..stages {
         let mut net = NTuple::new(shape.clone());
-        for w in &mut net.weights {
-            for (x, v) in w.iter_mut().zip(values.by_ref()) {
-                *x = v;
-            }
+        for (x, v) in net.net.weights_mut().all_mut().iter_mut().zip(values.by_ref()) {
+            *x = v;
         }
         nets.push(net);
     }
@@ -889,8 +892,7 @@ pub const VERSION_TC: u32 = 1;
 /// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
 /// ([`decode_coherence`] checks both). All numbers little-endian.
 pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
-    let parts: Vec<&[[f32; 2]]> = acc.tables.iter().map(|t| &t[..]).collect();
-    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &parts)
+    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &[acc.acc.all()])
 }
 
 /// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training
@@ -900,10 +902,8 @@ pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Cohere
     let mut acc = Coherence::new(net.shape());
     let mut pairs =
         unseal_pairs(bytes, &MAGIC_TC, VERSION_TC, acc.weights(), games, net.fingerprint())?;
-    for t in &mut acc.tables {
-        for (ea, pair) in t.iter_mut().zip(pairs.by_ref()) {
-            *ea = pair;
-        }
+    for (ea, pair) in acc.acc.all_mut().iter_mut().zip(pairs.by_ref()) {
+        *ea = pair;
     }
     Ok(acc)
 }

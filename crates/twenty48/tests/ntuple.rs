@@ -373,3 +373,29 @@ fn tc_and_optimistic_networks_outplay_the_untrained_one() {
     assert!(ot > u + u / 2, "optimistic tc {ot}, reward-greedy {u}");
     eprintln!("reward-greedy {u}, td-optimistic {o}, tc {t}, tc-optimistic {ot}");
 }
+
+/// The weights (and TC accumulators) a fixed short training makes, pinned: any change to the
+/// learning code that moves a bit (storage, the order of the updates, rounding) shows here,
+/// so a refactor of the shared n-tuple code is proven byte-identical.
+#[test]
+fn training_weights_are_pinned() {
+    let shape: Shape = "0,1,2,3/4,5,6,7/0,1,4,5".parse().unwrap();
+    let td = train(&shape, 0, 40, 9, None);
+    let mut tc = NTuple::new(shape.clone());
+    let mut acc = Coherence::new(&shape);
+    for i in 0..40 {
+        train_game_tc(&mut tc, &mut acc, bits::rng::sub_seed(9, i), 0.05);
+    }
+    let opt = train(&shape, 0, 20, 9, Some(NTuple::optimistic(shape.clone(), 5000.0)));
+    let got = [td.fingerprint(), tc.fingerprint(), acc.fingerprint(), opt.fingerprint()];
+    assert_eq!(
+        got,
+        [
+            0xcc55_884e_9339_86ae,
+            0x0afc_ccf3_62e4_15ca,
+            0x6612_9f62_5c18_d796,
+            0x17c8_4f2c_4f42_7789
+        ],
+        "{got:#x?}"
+    );
+}
