@@ -206,3 +206,35 @@ fn training_weights_are_pinned() {
         "{got:#x?}"
     );
 }
+
+/// The shared crate's generic path (the shape's reads summed by `ntuple::Net`) gives the
+/// network's own value, bit for bit, with and without blocks.
+#[test]
+fn the_shared_crates_reads_give_the_same_value() {
+    let rules = Rules::new(Mode::Hardcore);
+    for blocks in [false, true] {
+        let shape = Shape::new([0, 1, 1, 2, 2, 3, 3], 1 << 16).unwrap().with_blocks(blocks);
+        let net = odd_net(shape);
+        let generic = ntuple::Net::with_weights(
+            shape,
+            ntuple::Weights::from_vec(&shape.table_sizes(), net.weights().to_vec()).unwrap(),
+        )
+        .unwrap();
+        let mut seen = 0;
+        for g in 0..6 {
+            let mut draws = drop7::engine::RandomDraws::new(&rules, sub_seed(31, g));
+            let mut pos = drop7::Position::new_game(&rules, &mut draws);
+            while let Some((_, after, _)) = drop7::search::ntuple::greedy(&net, &rules, &pos) {
+                let want = net.value(&after.board, after.drops_left);
+                assert_eq!(generic.value_f64(&(after.board, after.drops_left)), want);
+                seen += 1;
+                if after.over {
+                    break;
+                }
+                pos = after;
+                pos.next = drop7::engine::Draws::next_disc(&mut draws);
+            }
+        }
+        assert!(seen > 50, "{seen}");
+    }
+}

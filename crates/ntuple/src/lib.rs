@@ -139,6 +139,20 @@ impl std::fmt::Debug for Weights {
     }
 }
 
+/// The flat weights, table after table (so a game indexes them as a slice).
+impl std::ops::Deref for Weights {
+    type Target = [f32];
+    fn deref(&self) -> &[f32] {
+        &self.w
+    }
+}
+
+impl std::ops::DerefMut for Weights {
+    fn deref_mut(&mut self) -> &mut [f32] {
+        &mut self.w
+    }
+}
+
 impl Weights {
     /// Tables of these sizes, every weight `value`.
     pub fn filled(sizes: &[usize], value: f32) -> Weights {
@@ -283,6 +297,20 @@ pub struct Coherence {
 impl std::fmt::Debug for Coherence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Coherence({} weights)", self.ea.len())
+    }
+}
+
+/// Every weight's `[E, A]`, in the weights' order.
+impl std::ops::Deref for Coherence {
+    type Target = [[f32; 2]];
+    fn deref(&self) -> &[[f32; 2]] {
+        &self.ea
+    }
+}
+
+impl std::ops::DerefMut for Coherence {
+    fn deref_mut(&mut self) -> &mut [[f32; 2]] {
+        &mut self.ea
     }
 }
 

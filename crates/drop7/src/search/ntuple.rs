@@ -171,6 +171,16 @@ impl Shape {
             + if self.blocks { Shape::BLOCK_TABLES * self.block_size() as usize } else { 0 }
     }
 
+    /// The sizes of the tables, in weight order: the column, row and profile tables of
+    /// [`size`](Self::size) each, then the block tables if any.
+    pub fn table_sizes(&self) -> Vec<usize> {
+        let mut v = vec![self.size as usize; self.tables()];
+        if self.blocks {
+            v.extend(std::iter::repeat_n(self.block_size() as usize, Shape::BLOCK_TABLES));
+        }
+        v
+    }
+
     /// Weight slots a value reads: [`SLOTS`], plus [`Shape::BLOCK_SLOTS`] with blocks.
     pub fn slot_count(&self) -> usize {
         SLOTS + if self.blocks { Shape::BLOCK_SLOTS } else { 0 }
@@ -319,6 +329,29 @@ impl Shape {
 }
 
 /// `rows=0112233 size=10485760`.
+/// The shape's reads in the shared crate's terms: the state is an afterstate and its drops
+/// left before the rise; the reads are [`Shape::slots`], then [`Shape::block_slots`] with
+/// blocks (the order [`NTuple::value`] sums them in).
+impl ntuple::Features for Shape {
+    type State = (Board, u32);
+
+    fn table_sizes(&self) -> Vec<usize> {
+        Shape::table_sizes(self)
+    }
+
+    fn reads_per_value(&self) -> usize {
+        self.slot_count()
+    }
+
+    #[inline]
+    fn for_each_read(&self, s: &(Board, u32), mut read: impl FnMut(usize)) {
+        self.slots(&s.0, s.1).into_iter().for_each(&mut read);
+        if self.blocks {
+            self.block_slots(&s.0).into_iter().for_each(read);
+        }
+    }
+}
+
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("rows=")?;
@@ -376,7 +409,8 @@ impl FromStr for Shape {
 #[derive(Clone, PartialEq)]
 pub struct NTuple {
     shape: Shape,
-    weights: Vec<f32>,
+    /// Kept by the shared [`ntuple`] crate; indexed by slot.
+    weights: ntuple::Weights,
 }
 
 impl fmt::Debug for NTuple {
@@ -388,13 +422,14 @@ impl fmt::Debug for NTuple {
 impl NTuple {
     /// A network with every weight 0.
     pub fn new(shape: Shape) -> NTuple {
-        NTuple { shape, weights: vec![0.0; shape.weights()] }
+        NTuple { shape, weights: ntuple::Weights::zeros(&shape.table_sizes()) }
     }
 
     /// A network of `shape` with the given weights (table after table), if there are
     /// [`Shape::weights`] of them.
     pub fn from_weights(shape: Shape, weights: Vec<f32>) -> Option<NTuple> {
-        (weights.len() == shape.weights()).then_some(NTuple { shape, weights })
+        ntuple::Weights::from_vec(&shape.table_sizes(), weights)
+            .map(|weights| NTuple { shape, weights })
     }
 
     /// The shape.
@@ -454,17 +489,13 @@ impl NTuple {
             return None;
         }
         let mut weights = self.weights.clone();
-        weights.resize(shape.weights(), 0.0);
+        weights.extend_tables(&shape.table_sizes()[self.shape.table_sizes().len()..]);
         Some(NTuple { shape, weights })
     }
 
     /// A fingerprint of the weights (FNV-1a of their bytes), for tests and reports.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
-        for w in &self.weights {
-            h.write(&w.to_le_bytes());
-        }
-        h.finish()
+        self.weights.fingerprint()
     }
 
     /// The temporal coherence step (Beal & Smith 1999; for n-tuple networks Jaśkowski 2016,
@@ -543,7 +574,8 @@ type ReadSlots = ([usize; SLOTS], Option<[usize; Shape::BLOCK_SLOTS]>);
 /// continues exactly only from its weights *and* these ([`encode_coherence`]).
 #[derive(Clone, PartialEq)]
 pub struct Coherence {
-    ea: Vec<[f32; 2]>,
+    /// Kept by the shared [`ntuple`] crate; indexed by slot.
+    ea: ntuple::Coherence,
 }
 
 impl fmt::Debug for Coherence {
@@ -555,7 +587,7 @@ impl fmt::Debug for Coherence {
 impl Coherence {
     /// Zero accumulators for a network of `shape` (every weight starts at rate 1).
     pub fn new(shape: &Shape) -> Coherence {
-        Coherence { ea: vec![[0.0; 2]; shape.weights()] }
+        Coherence { ea: ntuple::Coherence::new(shape.weights()) }
     }
 
     /// `[E, A]` of weight `i`.
@@ -570,12 +602,7 @@ impl Coherence {
 
     /// FNV-1a over the accumulators' bytes.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
-        for [e, a] in &self.ea {
-            h.write(&e.to_le_bytes());
-            h.write(&a.to_le_bytes());
-        }
-        h.finish()
+        self.ea.fingerprint()
     }
 }
 
@@ -911,7 +938,7 @@ pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
     out.extend_from_slice(&meta.games.to_le_bytes());
     out.extend_from_slice(&meta.seed.to_le_bytes());
     out.extend_from_slice(&meta.alpha.to_le_bytes());
-    for w in &net.weights {
+    for w in net.weights.iter() {
         out.extend_from_slice(&w.to_le_bytes());
     }
     seal(out)
@@ -943,7 +970,9 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
         return Err(FileError::Length { expected, found: bytes.len() });
     }
     let body = unseal(bytes)?;
-    let weights = f32s(&body[r.position()..]).collect();
+    let weights =
+        ntuple::Weights::from_vec(&shape.table_sizes(), f32s(&body[r.position()..]).collect())
+            .expect("the length checked above");
     Ok((NTuple { shape, weights }, Meta { games, seed, alpha }))
 }
 
@@ -965,7 +994,7 @@ pub const VERSION_TC: u32 = 1;
 /// `games` and the fingerprint ([`NTuple::fingerprint`]) tie it to one weight file
 /// ([`decode_coherence`] checks both). All numbers little-endian.
 pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
-    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &[&acc.ea])
+    seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &[&acc.ea[..]])
 }
 
 /// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training games,
@@ -974,7 +1003,7 @@ pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -
 pub fn decode_coherence(bytes: &[u8], net: &NTuple, games: u64) -> Result<Coherence, FileError> {
     let pairs =
         unseal_pairs(bytes, &MAGIC_TC, VERSION_TC, net.weights.len(), games, net.fingerprint())?;
-    Ok(Coherence { ea: pairs.collect() })
+    Ok(Coherence { ea: ntuple::Coherence::from_vec(pairs.collect()) })
 }
 
 #[cfg(test)]
