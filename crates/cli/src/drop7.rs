@@ -388,9 +388,10 @@ struct TrainArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(TrainRequest::GAMES))]
     games: u64,
     /// Step size per weight (each update adds `alpha * error` to the 15 weights read; with
-    /// --method tc, the step at full coherence).
-    #[arg(long, default_value_t = TrainRequest::default().alpha)]
-    alpha: f32,
+    /// --method tc, the step at full coherence). Default: the --from file's, else 0.005;
+    /// another value with --from continues with a new step (a schedule; the file records it).
+    #[arg(long)]
+    alpha: Option<f32>,
     /// The learning rule. td: TD(0), each weight a value reads moves by alpha * error. tc:
     /// temporal coherence (Beal & Smith 1999; Jaskowski 2016): weight i moves by
     /// alpha * |E_i| / A_i * error, E_i and A_i the sum and the sum of absolute values of the

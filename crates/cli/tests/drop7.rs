@@ -505,6 +505,24 @@ fn tc_training_is_reproducible_continues_exactly_and_refuses_unpaired_files() {
     let mut args = vec!["drop7", "train", "--games", "2", "--method", "tc", "--policy-depth", "2"];
     args.extend(["--out", &td]);
     one_line(bitarcade(&args), "method: tc trains with policy_depth 1 only");
+    // Continuing without --alpha keeps the file's step (0.05 here, not the new-file 0.005),
+    // so 15 then 25 TD games are the 40 of one run; another step is said and recorded.
+    let td_from = |games: &str, out: &str, from: &str, alpha: Option<&str>| {
+        let mut args = vec!["drop7", "train", "--games", games, "--seed", "3", "--from", from];
+        args.extend(["--out", out, "--json"]);
+        if let Some(a) = alpha {
+            args.extend(["--alpha", a]);
+        }
+        bitarcade(&args)
+    };
+    let td_half = path("td-half.d7n");
+    json(&train("15", &td_half, "td", None));
+    let cont = json(&td_from("25", &path("td-rest.d7n"), &td_half, None));
+    assert_eq!(cont["alpha"].as_f64(), Some(f64::from(0.05f32)));
+    assert_eq!(read(&td), read(&path("td-rest.d7n")), "the file's step, continued exactly");
+    let out = td_from("5", &path("td-new.d7n"), &td_half, Some("0.01"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("trained with alpha 0.05"));
+    assert_eq!(json(&out)["alpha"].as_f64(), Some(f64::from(0.01f32)));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -449,6 +449,9 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
         (vec!["--method", "tc", "--games", "1", "--from", &lone, "--out", &c], "lone.b48.tc"),
         (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "init: sets new"),
         (vec!["--init", "inf", "--games", "1", "--out", &c], "init: inf, must be a finite"),
+        // A TC file continued as TD at its own step (beta) would diverge: refused unless an
+        // alpha is given.
+        (vec!["--games", "1", "--from", &c, "--out", &d], "trained by temporal coherence"),
         (
             vec!["--method", "tc", "--stage", "2", "--games", "1", "--from", &a, "--out", &c]
                 .into_iter()

@@ -19,8 +19,8 @@ pub struct TrainRequest {
     /// Training games to play in this run (game `i` of the file's history uses the stream
     /// `sub_seed(seed, i)`), at least 1.
     pub games: u64,
-    /// Step size per weight.
-    pub alpha: f32,
+    /// Step size per weight (default: the `from` file's, else [`TrainRequest::ALPHA`]).
+    pub alpha: Option<f32>,
     /// The learning rule.
     pub method: Method,
     /// The training seed.
@@ -45,6 +45,8 @@ pub struct TrainRequest {
 }
 
 impl TrainRequest {
+    /// The step per weight of a new network when none is given.
+    pub const ALPHA: f32 = 0.005;
     /// The range of `games`.
     pub const GAMES: RangeFrom<u64> = 1..;
     /// The range of `report_every`.
@@ -57,7 +59,7 @@ impl Default for TrainRequest {
     fn default() -> Self {
         TrainRequest {
             games: 1,
-            alpha: 0.005,
+            alpha: None,
             method: Method::Td,
             seed: 1,
             from: None,
@@ -152,8 +154,8 @@ pub fn train(
     ctl: Control<'_>,
     checkpoint: &mut dyn FnMut(&TrainCheckpoint<'_>) -> Result<(), Error>,
 ) -> Result<TrainResponse, Error> {
-    if !(req.alpha.is_finite() && req.alpha > 0.0) {
-        return Err(Error::input(format!("alpha: {}, must be a positive number", req.alpha)));
+    if let Some(a) = req.alpha.filter(|a| !(a.is_finite() && *a > 0.0)) {
+        return Err(Error::input(format!("alpha: {a}, must be a positive number")));
     }
     let tc = req.method == Method::Tc;
     if tc && req.policy_depth > 1 {
@@ -164,9 +166,19 @@ pub fn train(
     check_range("report_every", req.report_every, TrainRequest::REPORT_EVERY)?;
     let total = Some(req.games);
     let rules = Rules::new(Mode::Hardcore);
+    let mut alpha = req.alpha.unwrap_or(TrainRequest::ALPHA);
     let (mut net, first) = match &req.from {
         Some(file) => {
             let (net, meta) = decode_net("from", &file.name, file.contents()?)?;
+            // The file's step unless another is asked for (a schedule: said, and recorded).
+            alpha = req.alpha.unwrap_or(meta.alpha);
+            if alpha != meta.alpha {
+                let note = format!(
+                    "note: {} was trained with alpha {}; continuing with alpha {alpha}",
+                    file.name, meta.alpha
+                );
+                ctl.report(Progress::new(0, Some(req.games)).with_message(note));
+            }
             if meta.seed != req.seed {
                 return Err(Error::input(format!(
                     "from: {}, trained with seed {}; continue it with seed {}",
@@ -228,7 +240,7 @@ pub fn train(
     let (mut win_score, mut win_moves, mut win_games) = (0u64, 0u64, 0u64);
     let mut win_start = Instant::now();
     let mut windows = Vec::new();
-    let meta = |played: u64| Meta { games: first + played, seed: req.seed, alpha: req.alpha };
+    let meta = |played: u64| Meta { games: first + played, seed: req.seed, alpha };
     let report_every = req.report_every.max(1);
     while played < req.games {
         if req.max_seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s) || ctl.aborted() {
@@ -236,10 +248,8 @@ pub fn train(
         }
         let seed = bits::rng::sub_seed(req.seed, first + played);
         let g = match &mut acc {
-            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, req.alpha),
-            None => {
-                ntuple::train_game_searched(&mut net, &rules, seed, req.alpha, req.policy_depth)
-            }
+            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, alpha),
+            None => ntuple::train_game_searched(&mut net, &rules, seed, alpha, req.policy_depth),
         };
         played += 1;
         moves += g.moves;
@@ -289,7 +299,7 @@ pub fn train(
         games_this_run: played,
         games_total: first + played,
         seed: req.seed,
-        alpha: req.alpha,
+        alpha,
         method: req.method,
         policy_depth: req.policy_depth,
         moves,

@@ -329,6 +329,16 @@ fn train_first(
         }
         (false, true, _) => Some(Coherence::new(&shape)),
         (true, false, Some(c)) => {
+            // A TC run's file records its beta (1/32 per weight by default): as a TD step
+            // that moves a value by its whole error at every visit, and training diverges.
+            if req.alpha.is_none() {
+                return Err(Error::input(format!(
+                    "method: {} has TC accumulators ({}), so it was trained by temporal \
+                     coherence; continue with method tc, or give alpha for a TD step",
+                    from.as_ref().map_or("", |(n, _)| n.as_str()),
+                    c.name
+                )));
+            }
             events(TrainEvent::Note(&format!(
                 "note: {} (TC accumulators) is not used by method td",
                 c.name
