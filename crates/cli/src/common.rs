@@ -246,13 +246,32 @@ impl From<LearnMethod> for bits::learn::Method {
     }
 }
 
-/// Writes `bytes` to `path` through `path.tmp` and a rename, so a reader, or a run stopped in
-/// the middle of a checkpoint, never sees half a file.
+/// Writes `bytes` to `path` through a temporary file beside it (named for this process, so
+/// two runs writing one path do not share it), flushed to disk before a rename, so a reader,
+/// a run stopped in the middle of a checkpoint or a machine that loses power never sees half
+/// a file. The temporary is removed if the write fails.
 pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> CliResult {
-    let tmp = PathBuf::from(format!("{}.tmp", path.display()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| CliError::failed(format!("{}: cannot write: {e}", path.display())))
+    use std::io::Write;
+    let tmp = PathBuf::from(format!("{}.{}.tmp", path.display(), std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        // The rename itself reaches the disk with the directory (best effort: not every
+        // platform opens a directory).
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = std::fs::File::open(dir) {
+                d.sync_all().ok();
+            }
+        }
+        Ok(())
+    };
+    write().map_err(|e| {
+        std::fs::remove_file(&tmp).ok();
+        CliError::failed(format!("{}: cannot write: {e}", path.display()))
+    })
 }
 
 /// The TC accumulator file that goes with weight file `path`: `path.tc`.
