@@ -175,3 +175,26 @@ fn requests_default_every_field() {
     let p: api::ProveRequest = serde_json::from_str("{}").unwrap();
     assert_eq!(p.max_nodes, 50_000_000);
 }
+
+/// A solve of several boards stopped on a later board keeps the boards it finished (each
+/// verified, the response marked aborted) instead of losing them to the abort.
+#[test]
+fn an_abort_keeps_the_boards_already_solved() {
+    let text = format!("{}\n\n{}", Board::random(5, 5, 3, 1), Board::random(15, 15, 5, 2));
+    let req = SolveRequest {
+        file: Some(BoardFile::text_file("two.txt", text)),
+        search: Search::Nested,
+        level: 4,
+        threads: Some(2),
+        ..SolveRequest::default()
+    };
+    let (r, late) = cancel_after(Duration::from_millis(400), |ctl| api::solve(&req, ctl));
+    assert!(late < Duration::from_millis(100), "returned {late:?} after the flag");
+    let out = r.expect("the small board was solved before the abort");
+    assert!(out.aborted);
+    assert!(!out.boards.is_empty() && out.boards[0].board == 1, "{:?}", out.boards);
+    let small = req.file.as_ref().unwrap().boards().unwrap()[0].0.clone();
+    let moves: Vec<_> = out.boards[0].moves.iter().map(|&[x, y]| (x, y)).collect();
+    let v = trace::verify(&small, &moves, &Rules::default()).expect("legal moves");
+    assert!(v.game_over && v.score == out.boards[0].score);
+}

@@ -622,24 +622,37 @@ pub fn sweep(req: &SweepRequest, ctl: Control<'_>) -> Result<SweepResponse, Erro
     let range = req.shard.range(req.games);
     let total = Some(range.end - range.start);
     let done = AtomicU64::new(0);
-    let results: Vec<Result<u32, String>> = range
+    // Summed as they finish (no list of per-game results, so any number of games fits in
+    // memory); of several differing games the first by index is reported, whatever the
+    // thread count.
+    let (turns, first_difference) = range
         .clone()
         .into_par_iter()
         .map(|i| {
             if ctl.aborted() {
-                return Ok(0);
+                return (0, None);
             }
             let r =
                 compare_random_game(&rules, bits::rng::sub_seed(req.seed, i), req.max_moves, &eval);
             ctl.report(Progress::new(done.fetch_add(1, Ordering::Relaxed) + 1, total));
-            r
+            match r {
+                Ok(t) => (u64::from(t), None),
+                Err(e) => (0, Some((i, e))),
+            }
         })
-        .collect();
+        .reduce(
+            || (0u64, None),
+            |(ta, ea): (u64, Option<(u64, String)>), (tb, eb)| {
+                let e = match (ea, eb) {
+                    (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+                    (a, b) => a.or(b),
+                };
+                (ta + tb, e)
+            },
+        );
     ctl.check()?;
-    let mut turns = 0u64;
-    for r in results {
-        turns +=
-            u64::from(r.map_err(|e| Error::failed(format!("engine and reference differ: {e}")))?);
+    if let Some((_, e)) = first_difference {
+        return Err(Error::failed(format!("engine and reference differ: {e}")));
     }
     let secs = start.elapsed().as_secs_f64();
     Ok(SweepResponse {

@@ -63,7 +63,8 @@ pub enum Search {
 ///
 /// On abort the board being solved keeps the best finished game its search had found
 /// (verified like any answer, and the response is marked `aborted`); later boards are not
-/// started. If that board had no finished game yet, the verb returns [`Error::Aborted`].
+/// started. If that board had no finished game yet, the response holds the boards before it
+/// (marked `aborted`), or, when it was the first, the verb returns [`Error::Aborted`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SolveRequest {
@@ -440,7 +441,12 @@ pub fn solve_each(
             )));
         }
         if out.aborted && !v.game_over {
-            return Err(Error::Aborted);
+            // Nothing finished on this board: the boards before it still stand.
+            if report.boards.is_empty() {
+                return Err(Error::Aborted);
+            }
+            report.aborted = true;
+            break;
         }
         let solved = Solved {
             board: index,

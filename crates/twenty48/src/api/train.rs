@@ -633,7 +633,9 @@ pub fn starts(req: &StartsRequest, ctl: Control) -> Result<StartsResponse, Error
     let seed = req.seed;
     let start = Instant::now();
     let done = AtomicU64::new(0);
-    let found: Vec<Result<Option<Board>, Error>> = (0..req.games)
+    // Only the boards found are kept, in game order (a game that reaches none keeps
+    // nothing, so memory follows the boards, not the games asked for).
+    let boards: Vec<Board> = (0..req.games)
         .into_par_iter()
         .map(|i| {
             ctl.check()?;
@@ -643,9 +645,8 @@ pub fn starts(req: &StartsRequest, ctl: Control) -> Result<StartsResponse, Error
             ctl.report(Progress::new(d, Some(req.games)));
             Ok(b)
         })
-        .collect();
-    let boards: Vec<Board> =
-        found.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().flatten().collect();
+        .filter_map(Result::transpose)
+        .collect::<Result<Vec<Board>, Error>>()?;
     let comment = format!(
         "2048 starts (ntuple {}, games {}, stage {}, seed {seed}): {} boards",
         req.ntuple,
