@@ -51,6 +51,9 @@ use crate::tables::OVERFLOW;
 /// The most cells a tuple may have (a 6-tuple table is already 64 MiB of `f32`).
 pub const MAX_TUPLE_CELLS: usize = 6;
 
+/// The most tuples a network may have (a file that says more is refused before it is read).
+pub const MAX_TUPLES: usize = 64;
+
 /// The tuples of a network: each a sorted list of distinct cells `4 * row + col`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
@@ -62,6 +65,8 @@ pub struct Shape {
 pub enum ShapeError {
     /// No tuples at all.
     Empty,
+    /// More tuples than [`MAX_TUPLES`].
+    Count(usize),
     /// A tuple with no cells or more than [`MAX_TUPLE_CELLS`].
     Size {
         /// The tuple (0-based).
@@ -89,6 +94,9 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShapeError::Empty => write!(f, "the network has no tuples"),
+            ShapeError::Count(n) => {
+                write!(f, "{n} tuples (a network has 1 to {MAX_TUPLES})")
+            }
             ShapeError::Size { tuple, cells } => {
                 write!(f, "tuple {}: {cells} cells (a tuple has 1 to {MAX_TUPLE_CELLS})", tuple + 1)
             }
@@ -121,6 +129,9 @@ impl Shape {
     pub fn new(tuples: Vec<Vec<u8>>) -> Result<Shape, ShapeError> {
         if tuples.is_empty() {
             return Err(ShapeError::Empty);
+        }
+        if tuples.len() > MAX_TUPLES {
+            return Err(ShapeError::Count(tuples.len()));
         }
         let mut out = Vec::with_capacity(tuples.len());
         for (t, mut cells) in tuples.into_iter().enumerate() {
@@ -807,8 +818,11 @@ pub fn decode_stages(bytes: &[u8]) -> Result<(MultiStage, Vec<Meta>), FileError>
         v => return Err(FileError::Version(v)),
     };
     let count = r.u32("header")?;
-    if count == 0 || count > 64 {
-        return Err(FileError::Shape(ShapeError::Size { tuple: 0, cells: count as usize }));
+    if count == 0 {
+        return Err(FileError::Shape(ShapeError::Empty));
+    }
+    if count as usize > MAX_TUPLES {
+        return Err(FileError::Shape(ShapeError::Count(count as usize)));
     }
     let mut tuples = Vec::new();
     for t in 0..count as usize {
@@ -958,6 +972,10 @@ mod tests {
             ShapeError::Repeated { tuple: 0, cell: 1 }
         );
         assert_eq!("".parse::<Shape>().unwrap_err(), ShapeError::Empty);
+        let many = vec!["0,1"; MAX_TUPLES + 1].join("/");
+        let e = many.parse::<Shape>().unwrap_err();
+        assert_eq!(e, ShapeError::Count(MAX_TUPLES + 1));
+        assert_eq!(e.to_string(), "65 tuples (a network has 1 to 64)");
         assert!("0,1,2,3,4,5,6".parse::<Shape>().is_err());
     }
 

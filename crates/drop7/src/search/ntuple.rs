@@ -922,8 +922,10 @@ bits::weight_file_error! {
 ///
 /// ```text
 ///   magic "BD7NTUPL" (8) | version u32 | shape text length u32 | shape text (UTF-8,
-///   `rows=0112233 size=10485760`) | games u64 | seed u64 | alpha f32
-///   | weights f32: the column table, the row tables by class, the profile table, `size` each
+///   `rows=0112233 size=10485760`, with ` blocks=2x3` when it has blocks) | games u64
+///   | seed u64 | alpha f32
+///   | weights f32: the column table, the row tables by class, the profile table, `size` each,
+///     then with blocks the 18 block tables, [`Shape::block_size`] each
 ///   | FNV-1a 64 of everything before (u64)
 /// ```
 ///
