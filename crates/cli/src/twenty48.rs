@@ -285,6 +285,11 @@ struct TrainArgs {
     /// last one.
     #[arg(long, value_name = "A")]
     alpha: Option<f32>,
+    /// The step stated per value, as the literature often states it (TDL2048-Demo's TD(0):
+    /// 0.1): --alpha is this divided over the 8 x tuples weights a value reads (0.1 with four
+    /// tuples: 0.003125).
+    #[arg(long, value_name = "A", conflicts_with = "alpha")]
+    alpha_per_value: Option<f32>,
     /// Write --out every N games.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(TrainRequest::CHECKPOINT_EVERY))]
@@ -361,6 +366,7 @@ fn train(a: TrainArgs) -> CliResult {
         games: a.games,
         seed: a.seed,
         alpha: a.alpha,
+        alpha_per_value: a.alpha_per_value,
         checkpoint_every: a.checkpoint_every,
         stage: a.stage,
         tuples: a.tuples.clone(),

@@ -203,6 +203,22 @@ fn train_is_reproducible_and_its_network_plays() {
         json(&bitarcade(&["2048", "train", "--games", "20", "--from", &c, "--out", &c, "--json"]));
     assert_eq!(cont["first_game"], 20);
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap());
+    // A step per value is divided over the 8 x 3 reads: 0.06 per value is 0.0025 per weight,
+    // the default, so the same file; with --alpha as well, one line and exit 2.
+    let d = path("d.b48");
+    let pv = run(&["--games", "40", "--out", &d, "--alpha-per-value", "0.06"]);
+    assert_eq!(pv["alpha"].as_f64().map(|x| x as f32), Some(0.06f32 / 24.0));
+    let e = path("e.b48");
+    run(&["--games", "40", "--out", &e, "--alpha", &(0.06f32 / 24.0).to_string()]);
+    assert_eq!(std::fs::read(&d).unwrap(), std::fs::read(&e).unwrap());
+    let both = bitarcade(
+        &[&tiny[..], &["--games", "1", "--out", &d, "--alpha", "0.1"]]
+            .concat()
+            .into_iter()
+            .chain(["--alpha-per-value", "0.1"])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(both.status.code(), Some(2));
 
     // Play with the network: greedy and depth 2, same games for any thread count, replayed.
     let base = ["2048", "play", "--games", "3", "--ntuple", &a, "--seed", "4", "--json"];

@@ -29,6 +29,9 @@ pub struct TrainRequest {
     /// Step size per weight (default: the `from` file's, else 0.0025; with TC the step at
     /// full coherence, default 1 / (8 x tuples)).
     pub alpha: Option<f32>,
+    /// The step stated per value instead (the literature's form): `alpha` is this divided
+    /// over the weights one value reads (8 x tuples). Not with `alpha`.
+    pub alpha_per_value: Option<f32>,
     /// A [`TrainEvent::Checkpoint`] every this many games.
     pub checkpoint_every: Option<u64>,
     /// The stage to train: 1 (from the empty board), or 2 or 3 (a later stage of a
@@ -53,6 +56,7 @@ impl Default for TrainRequest {
             games: 1000,
             seed: None,
             alpha: None,
+            alpha_per_value: None,
             checkpoint_every: None,
             stage: 1,
             tuples: None,
@@ -82,6 +86,22 @@ impl TrainRequest {
             check_range("checkpoint_every", n, Self::CHECKPOINT_EVERY)?;
         }
         check_range("stage", self.stage, Self::STAGE)
+    }
+}
+
+/// The step per weight the request asks for, if any: `alpha`, or `alpha_per_value` divided
+/// over the reads of one value of `shape` (8 x tuples).
+fn asked_alpha(req: &TrainRequest, shape: &Shape) -> Result<Option<f32>, Error> {
+    match (req.alpha, req.alpha_per_value) {
+        (Some(_), Some(_)) => {
+            Err(Error::input("alpha_per_value: give alpha or alpha_per_value, not both"))
+        }
+        (Some(a), None) => Ok(Some(a)),
+        (None, Some(v)) if !(v.is_finite() && v > 0.0) => {
+            Err(Error::input(format!("alpha_per_value: {v}, must be a positive number")))
+        }
+        (None, Some(v)) => Ok(Some(v / (8 * shape.tuples().len()) as f32)),
+        (None, None) => Ok(None),
     }
 }
 
@@ -284,7 +304,8 @@ fn train_first(
     let default_alpha = if tc { 1.0 / (8 * shape.tuples().len()) as f32 } else { 0.0025 };
     let from_meta = from.as_ref().map(|(_, m)| *m);
     let seed = req.seed.or(from_meta.map(|m| m.seed)).unwrap_or(1);
-    let alpha = req.alpha.or(from_meta.map(|m| m.alpha)).unwrap_or(default_alpha);
+    let asked = asked_alpha(req, &shape)?;
+    let alpha = asked.or(from_meta.map(|m| m.alpha)).unwrap_or(default_alpha);
     if let Some((name, m)) = &from {
         if m.seed != seed {
             return Err(Error::input(format!(
@@ -331,7 +352,7 @@ fn train_first(
         (true, false, Some(c)) => {
             // A TC run's file records its beta (1/32 per weight by default): as a TD step
             // that moves a value by its whole error at every visit, and training diverges.
-            if req.alpha.is_none() {
+            if asked.is_none() {
                 return Err(Error::input(format!(
                     "method: {} has TC accumulators ({}), so it was trained by temporal \
                      coherence; continue with method tc, or give alpha for a TD step",
@@ -485,16 +506,13 @@ fn train_stage(
     let (from_name, bytes) = take(from)?;
     let (mut net, mut metas) = load_stages(&from_name, &bytes)?;
     drop(bytes);
+    let asked = asked_alpha(req, net.stage(0).shape())?;
     let (starts_name, text) = take_text(starts)?;
     let starts = load_starts(&starts_name, &text)?;
     if net.count() == stage {
         // Warm start: the new stage begins as a copy of the last one.
         net.push_copy();
-        metas.push(Meta {
-            games: 0,
-            seed: req.seed.unwrap_or(1),
-            alpha: req.alpha.unwrap_or(0.0025),
-        });
+        metas.push(Meta { games: 0, seed: req.seed.unwrap_or(1), alpha: asked.unwrap_or(0.0025) });
     } else if net.count() != stage + 1 {
         return Err(Error::input(format!(
             "{from_name}: has {} stage(s); stage {} continues a file of {} or {} stages",
@@ -506,7 +524,7 @@ fn train_stage(
     }
     let m = metas[stage];
     let seed = req.seed.unwrap_or(m.seed);
-    let alpha = req.alpha.unwrap_or(m.alpha);
+    let alpha = asked.unwrap_or(m.alpha);
     if seed != m.seed {
         return Err(Error::input(format!(
             "{from_name}: stage {} trained with seed {}; continue with the same seed (got {seed})",
