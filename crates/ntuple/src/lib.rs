@@ -53,8 +53,9 @@
 use bits::hash::Fnv;
 use bits::learn::tc_step;
 
-/// The most weights one value may read.
-pub const MAX_READS: usize = 64;
+/// The most weights one value may read through [`Reads`] (2048's largest network, 64 tuples
+/// on 8 symmetric boards, reads 512).
+pub const MAX_READS: usize = 512;
 
 /// The weights one value reads, as flat indices into [`Weights`] (table offset plus the index
 /// in the table), in the order they are summed.
@@ -77,10 +78,12 @@ impl Reads {
         Reads { n: 0, idx: [0; MAX_READS] }
     }
 
-    /// Appends a read of flat weight `i`.
+    /// Appends a read of flat weight `i` (at most [`MAX_READS`]; more is a bug in the
+    /// features, and panics).
     #[inline(always)]
     pub fn push(&mut self, i: usize) {
-        debug_assert!(self.n < MAX_READS && i <= u32::MAX as usize);
+        assert!(self.n < MAX_READS, "more than {MAX_READS} reads for one value");
+        debug_assert!(i <= u32::MAX as usize);
         self.idx[self.n] = i as u32;
         self.n += 1;
     }

@@ -399,3 +399,16 @@ fn training_weights_are_pinned() {
         "{got:#x?}"
     );
 }
+
+/// The largest network a shape allows (64 tuples) lists all its 512 reads through the shared
+/// crate, and they sum to its value.
+#[test]
+fn the_largest_shape_lists_its_reads() {
+    let shape: Shape = vec!["0,1"; 64].join("/").parse().unwrap();
+    let net = noisy(shape, 5);
+    let mut rng = Rng::new(8);
+    let b = random_board(&mut rng);
+    let reads = net.net().reads(&b);
+    assert_eq!(reads.as_slice().len(), 512);
+    assert_eq!(net.net().weights().sum_f32(reads.as_slice()), net.value(b));
+}

@@ -328,7 +328,6 @@ impl Shape {
     }
 }
 
-/// `rows=0112233 size=10485760`.
 /// The shape's reads in the shared crate's terms: the state is an afterstate and its drops
 /// left before the rise; the reads are [`Shape::slots`], then [`Shape::block_slots`] with
 /// blocks (the order [`NTuple::value`] sums them in).
@@ -352,6 +351,7 @@ impl ntuple::Features for Shape {
     }
 }
 
+/// `rows=0112233 size=10485760`.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("rows=")?;
