@@ -8,10 +8,10 @@
 //! steps them, and keeps the temporal coherence accumulators ([`Coherence`]).
 //!
 //! The learning rules move each weight a value reads:
-//! - TD(0): by `alpha * err` ([`Weights::add`] with `delta = alpha * err`);
+//! - TD(0): by `alpha * err` ([`Net::update`] with `delta = alpha * err`);
 //! - temporal coherence (Beal & Smith 1999; for 2048 Jaśkowski 2016): by
 //!   `beta * |E| / A * err`, `E` and `A` the sum and the sum of absolute values of the errors
-//!   the weight has seen ([`Weights::tc`], the step [`bits::learn::tc_step`]).
+//!   the weight has seen ([`Net::update_tc`], the step [`bits::learn::tc_step`]).
 //!
 //! Steps are per weight. A value reads [`Features::reads_per_value`] weights, so one step
 //! moves the value by that many times the step; [`per_weight`] turns a step stated per value
@@ -237,36 +237,6 @@ impl Weights {
             s += self.w[i as usize];
         }
         s
-    }
-
-    /// The sum of the weights `reads` names, in order, in `f64`.
-    #[inline(always)]
-    pub fn sum_f64(&self, reads: &[u32]) -> f64 {
-        let mut s = 0.0f64;
-        for &i in reads {
-            s += f64::from(self.w[i as usize]);
-        }
-        s
-    }
-
-    /// Adds `delta` to each weight `reads` names (a weight named twice gets it twice): the
-    /// TD(0) step with `delta = alpha * err`.
-    #[inline(always)]
-    pub fn add(&mut self, reads: &[u32], delta: f32) {
-        for &i in reads {
-            self.w[i as usize] += delta;
-        }
-    }
-
-    /// The temporal coherence step with TD error `err` on each weight `reads` names, in
-    /// order ([`bits::learn::tc_step`]; a weight named twice is stepped twice, the second
-    /// time with the accumulators the first left).
-    #[inline(always)]
-    pub fn tc(&mut self, acc: &mut Coherence, reads: &[u32], err: f32, beta: f32) {
-        debug_assert_eq!(acc.ea.len(), self.w.len());
-        for &i in reads {
-            tc_step(&mut self.w[i as usize], &mut acc.ea[i as usize], err, beta);
-        }
     }
 
     /// Grows the last tables by appending tables of `sizes`, every new weight 0.
