@@ -14,7 +14,7 @@ use twenty48::api::{
     self, BenchRequest, BoardsSpec, PlayRequest, SearchSpec, StartsRequest, TrainEvent, TrainFiles,
     TrainRequest, TuneGeneration, TuneRequest,
 };
-use twenty48::{Board, GameRecord};
+use twenty48::GameRecord;
 
 use bits::job::InputFile;
 
@@ -714,7 +714,9 @@ fn replay(file: PathBuf, boards: Option<api::BoardsSpec>, json: bool) -> CliResu
 
 fn best(board: String, search: &SearchArgs, json: bool) -> CliResult {
     // A bad board is reported before the search options' files are read.
-    board.parse::<Board>().map_err(|e| CliError::input(format!("board {board:?}: {e}")))?;
+    board
+        .parse::<twenty48::Wide>()
+        .map_err(|e| CliError::input(format!("board {board:?}: {e}")))?;
     let req = api::BestRequest { board, search: search.spec()? };
     print_or_json(json, &api::best(&req, Control::new())?)
 }

@@ -22,7 +22,7 @@ pub struct GameResult {
     pub score: u64,
     /// Moves played.
     pub moves: u64,
-    /// Largest tile reached (65536 when the game ended on an overflow move).
+    /// Largest tile reached.
     pub max_tile: u32,
     /// How it ended.
     pub status: Status,
@@ -36,8 +36,7 @@ pub struct GameResult {
 impl GameResult {
     /// The result of a finished game.
     pub fn from_game(index: u64, g: &Game, nodes: u64, keep_record: bool) -> GameResult {
-        let max_tile =
-            if g.status() == Status::Overflow { 65536 } else { 1 << g.board().max_rank() };
+        let max_tile = g.max_tile();
         GameResult {
             index,
             seed: g.seed(),

@@ -424,7 +424,7 @@ pub enum ParseBoardError {
         /// How many cells it has.
         found: usize,
     },
-    /// A cell is not `.`, `0` or a power of two from 2 to 32768.
+    /// A cell is not `.`, `0` or a power of two from 2 to `max`.
     BadTile {
         /// The row.
         row: usize,
@@ -432,6 +432,8 @@ pub enum ParseBoardError {
         col: usize,
         /// The text found.
         text: String,
+        /// The largest tile the form being read holds (32768 for a [`Board`]).
+        max: u32,
     },
 }
 
@@ -442,10 +444,10 @@ impl fmt::Display for ParseBoardError {
             ParseBoardError::CellCount { row, found } => {
                 write!(f, "row {}: expected 4 cells, found {found}", row + 1)
             }
-            ParseBoardError::BadTile { row, col, text } => write!(
+            ParseBoardError::BadTile { row, col, text, max } => write!(
                 f,
                 "row {}, column {}: {text:?} is not a tile (use . or a power of two from 2 to \
-                 32768; 65536 and above cannot be held)",
+                 {max})",
                 row + 1,
                 col + 1
             ),
@@ -455,73 +457,58 @@ impl fmt::Display for ParseBoardError {
 
 impl std::error::Error for ParseBoardError {}
 
+/// Reads the cells of the text form (see [`Board`]'s `FromStr`), each rank at most `max_rank`.
+pub(crate) fn parse_ranks(s: &str, max_rank: u8) -> Result<[u8; 16], ParseBoardError> {
+    let rows: Vec<&str> = s.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
+    if rows.len() != 4 {
+        return Err(ParseBoardError::RowCount(rows.len()));
+    }
+    let max = 1u32 << max_rank;
+    let mut ranks = [0u8; 16];
+    for (r, line) in rows.iter().enumerate() {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        if cells.len() != 4 {
+            return Err(ParseBoardError::CellCount { row: r, found: cells.len() });
+        }
+        for (c, text) in cells.iter().enumerate() {
+            ranks[4 * r + c] = match *text {
+                "." | "0" => 0,
+                t => match t.parse::<u32>() {
+                    Ok(v) if (2..=max).contains(&v) && v.is_power_of_two() => {
+                        v.trailing_zeros() as u8
+                    }
+                    _ => {
+                        return Err(ParseBoardError::BadTile {
+                            row: r,
+                            col: c,
+                            text: t.to_string(),
+                            max,
+                        })
+                    }
+                },
+            };
+        }
+    }
+    Ok(ranks)
+}
+
 /// Reads the text form: four rows separated by `/` or newlines, four cells per row separated
 /// by spaces, each `.` (or `0`) or a tile value. `"2 . . 4/. . . ./. . . ./. . . 2"`.
+/// Tiles above 32768 are refused; [`crate::Wide`] reads them.
 impl FromStr for Board {
     type Err = ParseBoardError;
 
     fn from_str(s: &str) -> Result<Board, ParseBoardError> {
-        let rows: Vec<&str> =
-            s.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
-        if rows.len() != 4 {
-            return Err(ParseBoardError::RowCount(rows.len()));
-        }
-        let mut b = Board::EMPTY;
-        for (r, line) in rows.iter().enumerate() {
-            let cells: Vec<&str> = line.split_whitespace().collect();
-            if cells.len() != 4 {
-                return Err(ParseBoardError::CellCount { row: r, found: cells.len() });
-            }
-            for (c, text) in cells.iter().enumerate() {
-                let rank = match *text {
-                    "." | "0" => 0,
-                    t => match t.parse::<u32>() {
-                        Ok(v) if (2..=32768).contains(&v) && v.is_power_of_two() => {
-                            v.trailing_zeros() as u8
-                        }
-                        _ => {
-                            return Err(ParseBoardError::BadTile {
-                                row: r,
-                                col: c,
-                                text: t.to_string(),
-                            })
-                        }
-                    },
-                };
-                b = b.with(4 * r + c, rank);
-            }
-        }
-        Ok(b)
+        let ranks = parse_ranks(s, 15)?;
+        Ok(ranks.iter().enumerate().fold(Board::EMPTY, |b, (c, &r)| b.with(c, r)))
     }
 }
 
-/// Writes the one-line text form (`{}`), or four lines with aligned columns (`{:#}`).
+/// Writes the one-line text form (`{}`), or four lines with aligned columns (`{:#}`), as
+/// [`crate::Wide`] does.
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cell = |c: usize| match self.rank(c) {
-            0 => ".".to_string(),
-            r => (1u32 << r).to_string(),
-        };
-        for r in 0..4 {
-            if r > 0 {
-                if f.alternate() {
-                    writeln!(f)?;
-                } else {
-                    write!(f, "/")?;
-                }
-            }
-            for c in 0..4 {
-                if c > 0 {
-                    write!(f, " ")?;
-                }
-                if f.alternate() {
-                    write!(f, "{:>5}", cell(4 * r + c))?;
-                } else {
-                    write!(f, "{}", cell(4 * r + c))?;
-                }
-            }
-        }
-        Ok(())
+        fmt::Display::fmt(&crate::Wide::from_board(*self), f)
     }
 }
 

@@ -11,6 +11,7 @@
 use bits::Rng;
 
 use crate::board::{Board, Dir, MoveError};
+use crate::wide::Wide;
 
 /// How a game stands.
 #[derive(
@@ -22,9 +23,10 @@ pub enum Status {
     Playing,
     /// No move is legal: the game is over.
     Over,
-    /// The player chose a move that merges two 32768 tiles into a 65536, which the packed
-    /// board cannot hold: the game ends here, explicitly, with the move recorded as the
-    /// overflow move and not applied. (Reaching 65536 is beyond every published average.)
+    /// Only in records written before games went past 32768: the player chose the move that
+    /// merges two 32768 tiles, and the game ended there with that move recorded as the
+    /// overflow move, not applied. [`crate::replay`] still reads such records; games now go
+    /// on (see [`crate::wide`]).
     Overflow,
     /// The game was stopped by a move limit.
     MoveLimit,
@@ -51,9 +53,12 @@ pub fn draw_spawn(board: Board, rng: &mut Rng) -> Option<Spawn> {
     Some(Spawn { cell, rank })
 }
 
-/// A game: board, score, move count and the spawn generator.
+/// A game: board, score, move count and the spawn generator. The game is played on a
+/// [`Wide`] board, so it goes on past 32768 by the rules; players see its packed
+/// [`Wide::view`] through [`Game::board`].
 #[derive(Clone, Debug)]
 pub struct Game {
+    tiles: Wide,
     board: Board,
     score: u64,
     moves: u64,
@@ -61,7 +66,6 @@ pub struct Game {
     status: Status,
     spawns: Vec<Spawn>,
     dirs: Vec<Dir>,
-    overflow_move: Option<Dir>,
     seed: u64,
 }
 
@@ -69,6 +73,7 @@ impl Game {
     /// A new game from `seed`: two spawns on the empty board.
     pub fn new(seed: u64) -> Game {
         let mut g = Game {
+            tiles: Wide::EMPTY,
             board: Board::EMPTY,
             score: 0,
             moves: 0,
@@ -76,7 +81,6 @@ impl Game {
             status: Status::Playing,
             spawns: Vec::new(),
             dirs: Vec::new(),
-            overflow_move: None,
             seed,
         };
         for _ in 0..2 {
@@ -86,15 +90,28 @@ impl Game {
     }
 
     fn spawn(&mut self) {
-        if let Some(s) = draw_spawn(self.board, &mut self.rng) {
-            self.board = self.board.with(s.cell, s.rank);
+        // The view has the board's empty cells, and draws the spawn as the packed board would.
+        if let Some(s) = draw_spawn(self.tiles.view(), &mut self.rng) {
+            self.tiles = self.tiles.with(s.cell, s.rank);
             self.spawns.push(s);
         }
+        self.board = self.tiles.view();
     }
 
-    /// The current board.
+    /// The board as the players see it: the packed [`Wide::view`] of [`Game::tiles`] (the
+    /// board itself until a tile passes 32768 or two 32768 tiles stand).
     pub fn board(&self) -> Board {
         self.board
+    }
+
+    /// The board itself, every tile exact.
+    pub fn tiles(&self) -> Wide {
+        self.tiles
+    }
+
+    /// The largest tile on the board.
+    pub fn max_tile(&self) -> u32 {
+        1 << self.tiles.max_rank()
     }
 
     /// The score so far.
@@ -117,32 +134,24 @@ impl Game {
         self.seed
     }
 
-    /// Plays `dir` and spawns a tile. An illegal move is an error and changes nothing; an
-    /// overflow move ends the game with [`Status::Overflow`] (the move is recorded, not
-    /// applied). After a move the status becomes [`Status::Over`] if no move is legal.
+    /// Plays `dir` and spawns a tile. A move that changes nothing (or any move once the game
+    /// has ended) is [`MoveError::Illegal`] and changes nothing. Every merge is made, two
+    /// 32768 tiles included. After a move the status becomes [`Status::Over`] if no move is
+    /// legal.
     pub fn play(&mut self, dir: Dir) -> Result<(), MoveError> {
         if self.status != Status::Playing {
             return Err(MoveError::Illegal);
         }
-        match self.board.play(dir) {
-            Ok(m) => {
-                self.board = m.board;
-                self.score += u64::from(m.score);
-                self.moves += 1;
-                self.dirs.push(dir);
-                self.spawn();
-                if !self.board.can_move() {
-                    self.status = Status::Over;
-                }
-                Ok(())
-            }
-            Err(MoveError::Overflow) => {
-                self.overflow_move = Some(dir);
-                self.status = Status::Overflow;
-                Err(MoveError::Overflow)
-            }
-            Err(e) => Err(e),
+        let m = self.tiles.play(dir).ok_or(MoveError::Illegal)?;
+        self.tiles = m.board;
+        self.score += m.score;
+        self.moves += 1;
+        self.dirs.push(dir);
+        self.spawn();
+        if !self.tiles.can_move() {
+            self.status = Status::Over;
         }
+        Ok(())
     }
 
     /// Stops the game by a move limit.
@@ -159,9 +168,9 @@ impl Game {
             seed: Some(self.seed),
             moves: self.dirs.iter().map(|d| d.letter()).collect(),
             spawns: self.spawns.iter().map(|s| [s.cell as u32, 1 << s.rank]).collect(),
-            overflow_move: self.overflow_move.map(|d| d.letter().to_string()),
+            overflow_move: None,
             score: self.score,
-            final_board: self.board.to_string(),
+            final_board: self.tiles.to_string(),
             status: self.status,
         }
     }
@@ -329,6 +338,33 @@ pub fn perft<G: crate::search::MoveGen>(board: Board, depth: u32, gen: &G) -> u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_goes_on_through_65536() {
+        // No player reaches 65536 in a test's time, so the board is set by hand.
+        let mut g = Game::new(1);
+        g.tiles = "32768 32768 . ./4 . . ./. . . ./. . . 2".parse().unwrap();
+        g.board = g.tiles.view();
+        assert_eq!(g.board().to_string(), "16384 16384 . ./4 . . ./. . . ./. . . 2");
+        g.play(Dir::Left).unwrap();
+        assert_eq!(g.status(), Status::Playing);
+        assert_eq!(g.score(), 65536);
+        assert_eq!(g.max_tile(), 65536);
+        assert_eq!(g.tiles().rank(0), 16);
+        assert_eq!(g.board(), g.tiles().view());
+        assert_eq!(g.board().rank(0), 15);
+        let rec = g.record();
+        assert!(rec.final_board.starts_with("65536 "), "{}", rec.final_board);
+        assert_eq!((rec.overflow_move, rec.status), (None, Status::Playing));
+        // Play on to the end: the 65536 stays, and every chosen move is legal on the tiles.
+        let mut p = RandomPlayer::new(5);
+        while g.status() == Status::Playing {
+            let d = p.choose(g.board()).unwrap();
+            g.play(d).unwrap();
+        }
+        assert_eq!(g.max_tile(), 65536);
+        assert!(!g.tiles().can_move());
+    }
 
     #[test]
     fn new_game_has_two_tiles_and_is_seeded() {

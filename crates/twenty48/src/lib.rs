@@ -13,7 +13,9 @@ pub mod spawn;
 pub mod tables;
 pub mod trace;
 pub mod tune;
+pub mod wide;
 
 pub use board::{Board, Dir, MoveError, Moved, ParseBoardError, Shifts};
 pub use game::{play_game, Game, Player, RandomPlayer, Status};
 pub use trace::{replay, GameRecord};
+pub use wide::{Wide, WideMoved};

@@ -2,14 +2,20 @@
 //!
 //! A record is JSON: the seed (optional), the moves as one string of letters `U D L R`, every
 //! spawn as `[cell, tile]` (cell = 4 * row + col; the first two are the opening spawns, then
-//! one per move), the overflow move if the game ended on one, the final score, board and
-//! status. [`replay`] re-plays it through the checked engine and stops at the first step that
-//! breaks a rule or disagrees with the seeded spawn generator.
+//! one per move), the final score, board and status. [`replay`] re-plays it through the
+//! checked engine and stops at the first step that breaks a rule or disagrees with the seeded
+//! spawn generator.
+//!
+//! Tiles past 32768: the final board's text holds any tile up to 131072, as the game does
+//! (see [`crate::wide`]). Records written before games went past 32768 may end with status
+//! `overflow` and an `overflow_move`, the move that would have merged two 32768 tiles and was
+//! not applied; replay still checks them (the move must make a 65536 on the final board).
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Dir, MoveError};
+use crate::board::{Dir, MoveError};
 use crate::game::{draw_spawn, Status};
+use crate::wide::Wide;
 
 /// A game record; see the [module docs](self).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -22,7 +28,9 @@ pub struct GameRecord {
     pub moves: String,
     /// Every spawn as `[cell, tile value]`, the two opening spawns first.
     pub spawns: Vec<[u32; 2]>,
-    /// The move that would have created a 65536 (game ended with status `overflow`).
+    /// Only in records from before games went past 32768: the move that would have merged
+    /// two 32768 tiles, where the game ended with status `overflow`. New records leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overflow_move: Option<String>,
     /// The final score.
     pub score: u64,
@@ -40,7 +48,7 @@ pub struct ReplaySummary {
     /// The final score.
     pub score: u64,
     /// The final board.
-    pub board: Board,
+    pub board: Wide,
     /// The largest tile.
     pub max_tile: u32,
 }
@@ -63,11 +71,11 @@ impl std::fmt::Display for ReplayError {
 impl std::error::Error for ReplayError {}
 
 fn apply_spawn(
-    board: Board,
+    board: Wide,
     spawn: Option<&[u32; 2]>,
     rng: &mut Option<bits::Rng>,
     step: u64,
-) -> Result<Board, ReplayError> {
+) -> Result<Wide, ReplayError> {
     let err = |message: String| ReplayError { step, message };
     let &[cell, tile] = spawn.ok_or_else(|| err("the record has no spawn here".into()))?;
     if cell >= 16 {
@@ -82,7 +90,8 @@ fn apply_spawn(
         return Err(err(format!("spawn on cell {cell}, which is not empty in {board}")));
     }
     if let Some(rng) = rng {
-        let want = draw_spawn(board, rng).ok_or_else(|| err("no empty cell to spawn on".into()))?;
+        let want =
+            draw_spawn(board.view(), rng).ok_or_else(|| err("no empty cell to spawn on".into()))?;
         if want.cell != cell as usize || want.rank != rank {
             return Err(err(format!(
                 "spawn [{cell}, {tile}] differs from the seeded generator's [{}, {}]",
@@ -101,7 +110,7 @@ pub fn replay(rec: &GameRecord) -> Result<ReplaySummary, ReplayError> {
         return Err(at(0, format!("game is {:?}, not \"2048\"", rec.game)));
     }
     let mut rng = rec.seed.map(bits::Rng::new);
-    let mut board = Board::EMPTY;
+    let mut board = Wide::EMPTY;
     let mut spawns = rec.spawns.iter();
     for _ in 0..2 {
         board = apply_spawn(board, spawns.next(), &mut rng, 0)?;
@@ -112,8 +121,10 @@ pub fn replay(rec: &GameRecord) -> Result<ReplaySummary, ReplayError> {
         let step = i as u64 + 1;
         let dir = Dir::from_letter(ch)
             .ok_or_else(|| at(step, format!("{ch:?} is not a move (U, D, L, R)")))?;
-        let m = board.play(dir).map_err(|e| at(step, format!("move {dir} on {board}: {e}")))?;
-        score += u64::from(m.score);
+        let m = board
+            .play(dir)
+            .ok_or_else(|| at(step, format!("move {dir} on {board}: {}", MoveError::Illegal)))?;
+        score += m.score;
         board = apply_spawn(m.board, spawns.next(), &mut rng, step)?;
         n = step;
     }
@@ -129,7 +140,9 @@ pub fn replay(rec: &GameRecord) -> Result<ReplaySummary, ReplayError> {
                 .and_then(Dir::from_letter)
                 .filter(|_| m.len() == 1)
                 .ok_or_else(|| at(end, format!("overflow move {m:?} is not a move")))?;
-            if board.play(dir) != Err(MoveError::Overflow) {
+            let makes_65536 =
+                board.max_rank() < 16 && board.play(dir).is_some_and(|m| m.board.max_rank() == 16);
+            if !makes_65536 {
                 return Err(at(end, format!("move {dir} on {board} does not create a 65536")));
             }
         }
@@ -149,7 +162,7 @@ pub fn replay(rec: &GameRecord) -> Result<ReplaySummary, ReplayError> {
     if rec.score != score {
         return Err(at(end, format!("recorded score {} but the moves score {score}", rec.score)));
     }
-    let recorded: Board = rec
+    let recorded: Wide = rec
         .final_board
         .parse()
         .map_err(|e| at(end, format!("final board {:?}: {e}", rec.final_board)))?;
@@ -170,7 +183,7 @@ mod tests {
         let rec = g.record();
         let s = replay(&rec).unwrap();
         assert_eq!(s.score, g.score());
-        assert_eq!(s.board, g.board());
+        assert_eq!(s.board, g.tiles());
 
         let json = serde_json::to_string(&rec).unwrap();
         let back: GameRecord = serde_json::from_str(&json).unwrap();

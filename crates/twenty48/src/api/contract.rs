@@ -15,10 +15,11 @@ use bits::live::{Caps, Game, Hint, MoveValue, Phase, Status as LiveStatus, Turns
 use serde::{Deserialize, Serialize};
 
 use super::{Control, Error, SearchSpec};
-use crate::board::{Board, Dir, MoveError};
+use crate::board::{Board, Dir};
 use crate::game::{Game as Engine, Status};
 use crate::search::{Heuristic, Params, Searcher};
 use crate::trace::GameRecord;
+use crate::wide::Wide;
 
 /// 2048 as the contract sees it.
 #[derive(Debug, Clone, Copy)]
@@ -45,21 +46,17 @@ pub struct Snapshot {
     /// The score.
     pub score: u64,
     /// The engine's board word (absent from timeline frames): 16 cells of 4 bits, cell
-    /// `4 r + c` in bits `16 r + 4 c ..`, each the log2 of its tile, as `0x` hex.
+    /// `4 r + c` in bits `16 r + 4 c ..`, each the log2 of its tile, as `0x` hex. Past 32768
+    /// it is the packed view the search sees (see `twenty48::wide`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bits: Option<String>,
 }
 
 impl Snapshot {
-    fn of(board: Board, score: u64) -> Snapshot {
+    fn of(board: Wide, score: u64) -> Snapshot {
         Snapshot {
             board: board.to_string(),
-            tiles: (0..16)
-                .map(|c| match board.rank(c) {
-                    0 => 0,
-                    r => 1u32 << r,
-                })
-                .collect(),
+            tiles: (0..16).map(|c| board.tile(c)).collect(),
             score,
             bits: None,
         }
@@ -115,29 +112,28 @@ impl Game for Twenty48 {
     }
 
     fn play(g: &mut Engine, d: &Dir) -> Result<(), String> {
-        let before = g.board();
-        match g.play(*d) {
-            Ok(()) | Err(MoveError::Overflow) => Ok(()),
-            Err(_) => Err(format!("does not change the board {before}")),
-        }
+        let before = g.tiles();
+        g.play(*d).map_err(|_| format!("does not change the board {before}"))
     }
 
     fn legal(g: &Engine) -> Vec<Dir> {
         if g.status() != Status::Playing {
             return Vec::new();
         }
-        let b = g.board();
-        Dir::ALL.into_iter().filter(|&d| b.play(d) != Err(MoveError::Illegal)).collect()
+        let b = g.tiles();
+        Dir::ALL.into_iter().filter(|&d| b.play(d).is_some()).collect()
     }
 
     fn status(g: &Engine) -> LiveStatus {
         match g.status() {
             Status::Playing => LiveStatus::playing(),
             Status::Over => LiveStatus::new(Phase::Over, "no_moves", "no move changes the board"),
+            // Only records from before games went past 32768 end so; they load as games
+            // that go on.
             Status::Overflow => LiveStatus::new(
                 Phase::Won,
                 "overflow",
-                "two 32768 tiles merged: the 65536 tile is past what the board holds",
+                "two 32768 tiles merged (a record from before games went past 32768)",
             ),
             Status::MoveLimit => {
                 LiveStatus::new(Phase::Over, "stopped", "the game was stopped before its end")
@@ -152,16 +148,16 @@ impl Game for Twenty48 {
     fn snapshot(g: &Engine) -> Snapshot {
         Snapshot {
             bits: Some(format!("{:#018x}", g.board().0)),
-            ..Snapshot::of(g.board(), g.score())
+            ..Snapshot::of(g.tiles(), g.score())
         }
     }
 
     fn frame(g: &Engine) -> Snapshot {
-        Snapshot::of(g.board(), g.score())
+        Snapshot::of(g.tiles(), g.score())
     }
 
     fn text(g: &Engine) -> String {
-        g.board().to_string()
+        g.tiles().to_string()
     }
 
     fn record(g: &Engine, _player: &str) -> GameRecord {

@@ -213,11 +213,7 @@ fn play_one<E: Evaluator>(
         }
         if g.moves() % 1000 == 999 {
             // The message of the game's 1000th, 2000th, ... move, as it is chosen.
-            let what = format!(
-                "game {index}: move {}, best tile {}",
-                g.moves() + 1,
-                1u32 << g.board().max_rank()
-            );
+            let what = format!("game {index}: move {}, best tile {}", g.moves() + 1, g.max_tile());
             ctl.report(Progress::new(done.load(Ordering::Relaxed), Some(total)).with_message(what));
         }
         let choice = choose(&mut s, g.board(), req.search.time_per_move);
@@ -230,7 +226,7 @@ fn play_one<E: Evaluator>(
                         game: index,
                         moves: g.moves(),
                         action: c.dir.letter().to_string(),
-                        state: g.board().to_string(),
+                        state: g.tiles().to_string(),
                         score: g.score() as i64,
                         frame: serde_json::Value::Null,
                     });
@@ -268,7 +264,8 @@ pub(super) fn choose<E: Evaluator>(
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct BestRequest {
-    /// The board in the text form: four rows separated by `/`, cells `.` or tile values.
+    /// The board in the text form: four rows separated by `/`, cells `.` or tile values
+    /// (up to 131072).
     pub board: String,
     /// The search (as [`play`]'s).
     pub search: SearchSpec,
@@ -288,6 +285,10 @@ impl Default for BestRequest {
 pub struct BestResponse {
     /// The board in the text form.
     pub board: String,
+    /// The packed board the search saw, when it is not the board itself: a tile past 32768,
+    /// or two 32768 tiles, squeezed as [`crate::wide`] describes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
     /// The best move's letter (`U`, `D`, `L`, `R`), none when no move is legal.
     pub best: Option<String>,
     /// Its expected value.
@@ -316,7 +317,7 @@ pub struct MoveValue {
 /// Searches one board (a fresh table, as `play` does every move by default) and checks the
 /// answer with the engine's own rules. Aborts within milliseconds of the flag.
 pub fn best(req: &BestRequest, ctl: Control) -> Result<BestResponse, Error> {
-    let board: Board =
+    let board: crate::Wide =
         req.board.parse().map_err(|e| Error::input(format!("board {:?}: {e}", req.board)))?;
     let cfg = req.search.config()?;
     match &req.search.network {
@@ -330,23 +331,25 @@ pub fn best(req: &BestRequest, ctl: Control) -> Result<BestResponse, Error> {
 }
 
 fn best_with<E: Evaluator>(
-    board: Board,
+    board: crate::Wide,
     req: &BestRequest,
     cfg: SearchConfig,
     eval: &E,
     ctl: Control,
 ) -> Result<BestResponse, Error> {
     let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
-    let c = choose(&mut s, board, req.search.time_per_move);
+    let view = board.view();
+    let c = choose(&mut s, view, req.search.time_per_move);
     ctl.check()?;
-    // The answer is checked by the engine's own rules before it is returned.
+    // The answer is checked by the rules on the board itself before it is returned.
     if let Some(c) = c {
-        if board.play(c.dir) == Err(crate::MoveError::Illegal) {
+        if board.play(c.dir).is_none() {
             return Err(Error::failed(format!("search chose illegal move {}", c.dir)));
         }
     }
     Ok(BestResponse {
         board: board.to_string(),
+        view: (board.exact() != Some(view)).then(|| view.to_string()),
         best: c.map(|c| c.dir.letter().to_string()),
         value: c.map(|c| c.value),
         depth: c.map(|c| c.depth),

@@ -6,7 +6,7 @@ use std::ops::RangeFrom;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, Control, Error};
-use crate::{Board, Dir, GameRecord};
+use crate::{Dir, GameRecord};
 
 /// Which boards of each record to list: move `i` of a record of `n` moves when
 /// `i >= from * n` and `i % step == 0`.
@@ -114,7 +114,7 @@ fn boards_of(record: usize, rec: &GameRecord, spec: BoardsSpec) -> Vec<BoardLine
         let [c, t] = rec.spawns[k];
         (c as usize, if t == 2 { 1 } else { 2 })
     };
-    let mut board = Board::EMPTY;
+    let mut board = crate::Wide::EMPTY;
     for k in 0..2.min(rec.spawns.len()) {
         let (c, r) = cell(k);
         board = board.with(c, r);
@@ -131,7 +131,7 @@ fn boards_of(record: usize, rec: &GameRecord, spec: BoardsSpec) -> Vec<BoardLine
                 dir: letter.to_string(),
             });
         }
-        let Ok(m) = board.play(dir) else { break };
+        let Some(m) = board.play(dir) else { break };
         board = m.board;
         if i + 2 < rec.spawns.len() {
             let (c, r) = cell(i + 2);

@@ -71,9 +71,12 @@ impl Display for PlayResponse {
 impl Display for BestResponse {
     /// The board, then the best move with its value, depth and nodes.
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self.board.parse::<crate::Board>() {
+        match self.board.parse::<crate::Wide>() {
             Ok(b) => writeln!(f, "{b:#}")?,
             Err(_) => writeln!(f, "{}", self.board)?,
+        }
+        if let Some(v) = &self.view {
+            writeln!(f, "searched as {v} (tiles past 32768 squeezed; see docs/2048.md)")?;
         }
         match &self.choice {
             Some(c) => writeln!(
