@@ -338,6 +338,11 @@ struct TrainArgs {
     /// the games actually played, so the result is reproduced by --games with that count).
     #[arg(long, value_name = "SECS")]
     max_seconds: Option<u64>,
+    /// With --method tc --from F: start the TC accumulators afresh instead of reading F.tc,
+    /// to fine-tune a TD network by TC (TD then TC, as Guei, Chen & Wu 2022). The step is
+    /// then --alpha or TC's default beta, not F's TD step
+    #[arg(long)]
+    fresh_accumulators: bool,
     #[command(flatten)]
     json: JsonArg,
 }
@@ -351,6 +356,7 @@ fn train(a: TrainArgs) -> CliResult {
         }
     };
     let coherence = match (&a.from, a.method, a.stage) {
+        (Some(_), LearnMethod::Tc, 1) if a.fresh_accumulators => None,
         (Some(p), LearnMethod::Tc, 1) => Some(named(
             &coherence_path(p),
             " (--method tc continues from the weights and their accumulators)",
@@ -374,6 +380,7 @@ fn train(a: TrainArgs) -> CliResult {
         init: a.init,
         report_every: a.report_every,
         max_seconds: a.max_seconds,
+        fresh_accumulators: a.fresh_accumulators,
     };
     let mut events = |e: TrainEvent<'_>| -> Result<(), api::Error> {
         match e {

@@ -457,6 +457,24 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
     run(&["--init", "20000", "--games", "40", "--out", &d]);
     assert_ne!(read(&a), read(&d));
     assert!(!std::path::Path::new(&format!("{d}.tc")).exists());
+    // TD then TC: fine-tuning the TD network d by TC starts fresh accumulators at TC's
+    // beta (not d's TD step), writes them, and changes the weights.
+    let e = path("e.b48");
+    let ft = run(&[
+        "--method",
+        "tc",
+        "--fresh-accumulators",
+        "--games",
+        "10",
+        "--from",
+        &d,
+        "--out",
+        &e,
+    ]);
+    assert_eq!((ft["method"].as_str(), ft["first_game"].as_u64()), (Some("tc"), Some(40)));
+    assert_eq!(ft["alpha"].as_f64().unwrap() as f32, 1.0 / 24.0);
+    assert!(std::path::Path::new(&format!("{e}.tc")).exists());
+    assert_ne!(read(&d), read(&e));
 
     // Bad combinations: exit 2, one line.
     std::fs::copy(&a, path("lone.b48")).unwrap();
@@ -464,6 +482,7 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
     for (args, what) in [
         (vec!["--method", "tc", "--games", "1", "--from", &lone, "--out", &c], "lone.b48.tc"),
         (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "init: sets new"),
+        (vec!["--fresh-accumulators", "--games", "1", "--from", &d, "--out", &c], "fresh_accum"),
         (vec!["--init", "inf", "--games", "1", "--out", &c], "init: inf, must be a finite"),
         // A TC file continued as TD at its own step (beta) would diverge: refused unless an
         // alpha is given.

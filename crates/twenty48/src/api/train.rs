@@ -48,6 +48,10 @@ pub struct TrainRequest {
     pub report_every: u64,
     /// Stop after the game in progress once this many seconds have passed.
     pub max_seconds: Option<u64>,
+    /// With TC and `from`: start the accumulators afresh instead of reading `FILE.tc`, to
+    /// fine-tune a TD network by TC (Guei, Chen and Wu 2022 train TD, then TC). The step is
+    /// then `alpha` or TC's default, not the file's TD step.
+    pub fresh_accumulators: bool,
 }
 
 impl Default for TrainRequest {
@@ -64,6 +68,7 @@ impl Default for TrainRequest {
             init: None,
             report_every: 1000,
             max_seconds: None,
+            fresh_accumulators: false,
         }
     }
 }
@@ -305,7 +310,13 @@ fn train_first(
     let from_meta = from.as_ref().map(|(_, m)| *m);
     let seed = req.seed.or(from_meta.map(|m| m.seed)).unwrap_or(1);
     let asked = asked_alpha(req, &shape)?;
-    let alpha = asked.or(from_meta.map(|m| m.alpha)).unwrap_or(default_alpha);
+    let fresh = req.fresh_accumulators;
+    if fresh && !(tc && from.is_some()) {
+        return Err(Error::input("fresh_accumulators: for method tc with from (a TD network)"));
+    }
+    // A TD file's step is not a TC step: fresh accumulators start at TC's own.
+    let file_alpha = from_meta.map(|m| m.alpha).filter(|_| !fresh);
+    let alpha = asked.or(file_alpha).unwrap_or(default_alpha);
     if let Some((name, m)) = &from {
         if m.seed != seed {
             return Err(Error::input(format!(
@@ -313,7 +324,7 @@ fn train_first(
                 m.seed
             )));
         }
-        if m.alpha != alpha {
+        if m.alpha != alpha && !fresh {
             // A step-size schedule: the file will record the last alpha, so the weights are
             // reproduced by the chain of commands, not by one.
             events(TrainEvent::Note(&format!(
@@ -334,6 +345,13 @@ fn train_first(
     });
     let first = from_meta.map_or(0, |m| m.games);
     let acc = match (from.is_some(), tc, input.coherence) {
+        (true, true, _) if fresh => {
+            events(TrainEvent::Note(&format!(
+                "note: TC from the weights of {} with fresh accumulators, beta {alpha}",
+                from.as_ref().map_or("", |(n, _)| n.as_str())
+            )))?;
+            Some(Coherence::new(&shape))
+        }
         (true, true, Some(c)) => {
             let (name, bytes) = take(c)?;
             Some(
@@ -344,7 +362,7 @@ fn train_first(
         (true, true, None) => {
             return Err(Error::input(format!(
                 "{}.tc: no accumulators (method tc continues from the weights and their \
-                 accumulators)",
+                 accumulators; to fine-tune a TD network by TC, ask for fresh accumulators)",
                 from.as_ref().map_or("", |(n, _)| n.as_str())
             )))
         }
