@@ -11,8 +11,8 @@ use bits::job::{Control, Shard};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use twenty48::api::{
-    self, BenchRequest, BoardsSpec, PlayRequest, SearchSpec, StartsRequest, TrainEvent, TrainFiles,
-    TrainRequest, TuneGeneration, TuneRequest,
+    self, BenchRequest, BoardsSpec, PlayRequest, SearchSpec, StartsRequest, TablesRequest,
+    TrainEvent, TrainFiles, TrainRequest, TuneGeneration, TuneRequest,
 };
 use twenty48::GameRecord;
 
@@ -117,6 +117,20 @@ enum Twenty48Command {
         bitarcade 2048 tune --method gradient --budget 32000 --lambda 48 --games 4 \
         --generations 7 --sigma 0.25 --tt-bits 16 --seed 61   (session 6)")]
     Tune(TuneArgs),
+    /// Build an endgame table: the exact chance of building a tile in the ten cells a
+    /// formation of six locked big tiles leaves free, over every position play reaches.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 tables --formation 442 --target 512 --out /data/442-512.b48t\n  \
+        bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
+        bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n\n\
+        Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
+        target counts at row 3, column 2, beside the smallest locked tile); L3 locks the 3x2 \
+        block of rows 3-4, columns 2-4 (the target counts in any free cell). The locked tiles' \
+        values do not matter, so one table serves every stage where the six largest tiles \
+        stand so. A sample of the last layers is checked against a plain recursion before the \
+        file is written. Keep the files outside git: 442-512 is about 0.8 GB (see \
+        docs/2048.md for sizes and times).")]
+    Tables(TablesArgs),
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
     /// the record has a seed, equal to the seeded generator's; the final score and board.
     #[command(after_help = "Examples:\n  \
@@ -223,6 +237,11 @@ struct SearchArgs {
     /// the row heuristic; the default depth rule becomes --depth 2.
     #[arg(long, value_name = "FILE", conflicts_with = "params")]
     ntuple: Option<PathBuf>,
+    /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the six
+    /// largest tiles in its formation, the next of the smallest to build), its move is
+    /// played instead of the search's.
+    #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
+    tables: Vec<PathBuf>,
 }
 
 impl SearchArgs {
@@ -245,11 +264,21 @@ impl SearchArgs {
             ntuple: self.ntuple.as_ref().map(|p| p.display().to_string()),
             network: None,
             node_cap: None,
+            table_names: self.tables.iter().map(|p| p.display().to_string()).collect(),
+            tables: None,
         };
         // The options are checked before the files are read (the order of the messages).
         spec.config()?;
         spec.network = self.ntuple.as_ref().map(|p| read_network(p)).transpose()?.map(Arc::new);
         spec.params = self.params.as_ref().map(|p| read_json_file(p)).transpose()?;
+        if !self.tables.is_empty() {
+            let tables = self
+                .tables
+                .iter()
+                .map(|p| api::load_table(&p.display().to_string(), &read_bytes(p)?))
+                .collect::<CliResult<Vec<_>>>()?;
+            spec.tables = Some(Arc::new(twenty48::endgame::Tables::new(tables)));
+        }
         Ok(spec)
     }
 }
@@ -431,6 +460,51 @@ struct StartsArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     json: JsonArg,
+}
+
+#[derive(Args, Debug)]
+struct TablesArgs {
+    /// The formation: 442 (snake) or L3 (3x2 corner block).
+    #[arg(long, default_value = "442")]
+    formation: String,
+    /// The tile to build (8 to 512).
+    #[arg(long, default_value_t = 512)]
+    target: u32,
+    /// The table file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Positions of the last layers checked against the plain recursion before writing.
+    #[arg(long, default_value_t = TablesRequest::default().verify as u64,
+          value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    verify: u64,
+    #[command(flatten)]
+    seed: SeedArg,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+fn tables(a: TablesArgs) -> CliResult {
+    let req = TablesRequest {
+        formation: a.formation.clone(),
+        target: a.target,
+        verify: a.verify as usize,
+        seed: a.seed.seed,
+    };
+    req.parse()?;
+    let n = twenty48::endgame::Table::layer_count(a.target.trailing_zeros() as u8) as u64;
+    let bar = progress(2 * n, "layers");
+    let tick = follow(&bar, "", false);
+    let r = a.threads.install(|| api::tables(&req, Control::new().with_progress(&tick)))??;
+    bar.finish_and_clear();
+    write_file_atomic(&a.out, &r.bytes)?;
+    let out = a.out.display().to_string();
+    if a.json.json {
+        return print_json(&WithOut { out, report: &r });
+    }
+    print!("{}", r.text(&out));
+    Ok(())
 }
 
 fn starts(a: StartsArgs) -> CliResult {
@@ -637,6 +711,7 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::FromStarts(a) => from_starts(a),
         Twenty48Command::Bench(a) => bench(a),
         Twenty48Command::Tune(a) => tune(a),
+        Twenty48Command::Tables(a) => tables(a),
         Twenty48Command::Replay { file, boards, from, step, json } => {
             let spec = boards.then_some(api::BoardsSpec { from, step });
             replay(file, spec, json.json)

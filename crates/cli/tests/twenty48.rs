@@ -662,3 +662,56 @@ fn play_shards_concatenate_into_the_whole_batch() {
     let out = bitarcade(&[&base[..], &["--shard", "3/2"]].concat());
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn endgame_tables_build_check_and_advise() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("442-16.b48t").display().to_string();
+    let out = bitarcade(&[
+        "2048",
+        "tables",
+        "--formation",
+        "442",
+        "--target",
+        "16",
+        "--out",
+        &file,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = json(&out);
+    assert_eq!((r["formation"].as_str(), r["target"].as_u64()), (Some("442"), Some(16)));
+    assert!(r["positions"].as_u64().unwrap() > 1000);
+    assert!(r["worst_difference"].as_f64().unwrap() < 1e-6);
+    // The snake with 16 to build beside its smallest locked tile: the table answers, with
+    // the chance as the value and no search.
+    let board = ". . . ./. . . 2/2 8 16 256/4096 2048 1024 512";
+    let best = json(&bitarcade(&["2048", "best", board, "--tables", &file, "--json"]));
+    assert_eq!(best["nodes"], 0);
+    let chance = best["value"].as_f64().unwrap();
+    assert!(chance > 0.5 && chance <= 1.0, "{best}");
+    // Where no formation stands, the search answers as without tables.
+    let other = "2 4 . ./. . . ./. . . ./. . . 2";
+    let with =
+        json(&bitarcade(&["2048", "best", other, "--tables", &file, "--depth", "2", "--json"]));
+    let without = json(&bitarcade(&["2048", "best", other, "--depth", "2", "--json"]));
+    assert_eq!(with, without);
+    // Bad input: exit 2, one line, naming what.
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[30] ^= 4;
+    let bad = dir.join("bad.b48t").display().to_string();
+    std::fs::write(&bad, &bytes).unwrap();
+    for (args, what) in [
+        (vec!["2048", "tables", "--formation", "T4", "--out", &file], "formation"),
+        (vec!["2048", "tables", "--target", "1024", "--out", &file], "target: 1024"),
+        (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

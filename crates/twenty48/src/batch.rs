@@ -28,6 +28,9 @@ pub struct GameResult {
     pub status: Status,
     /// Move-generator calls made by the player's search.
     pub nodes: u64,
+    /// Moves an endgame table chose instead of the search.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub table_moves: u64,
     /// The record, when asked for (not serialised).
     #[serde(skip)]
     pub record: Option<GameRecord>,
@@ -45,9 +48,14 @@ impl GameResult {
             max_tile,
             status: g.status(),
             nodes,
+            table_moves: 0,
             record: keep_record.then(|| g.record()),
         }
     }
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// Plays one game with the expectimax player.

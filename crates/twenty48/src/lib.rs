@@ -4,6 +4,7 @@
 pub mod api;
 pub mod batch;
 pub mod board;
+pub mod endgame;
 pub mod game;
 pub mod multistage;
 pub mod ntuple;

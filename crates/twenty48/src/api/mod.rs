@@ -52,6 +52,7 @@ mod bench;
 pub mod contract;
 mod play;
 mod replay;
+mod tables;
 mod text;
 mod train;
 mod tune;
@@ -59,6 +60,7 @@ mod tune;
 pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
+pub use tables::{tables, TablesRequest, TablesResponse};
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,
     Method, StartsRequest, StartsResponse, TrainEvent, TrainFiles, TrainInput, TrainRequest,
@@ -117,6 +119,14 @@ pub struct SearchSpec {
     /// contract's `cap`): the search stops there and the deepest finished iteration answers.
     #[serde(skip)]
     pub node_cap: Option<u64>,
+    /// The names of the endgame tables (their files), shown in the setting's description.
+    #[serde(skip)]
+    pub table_names: Vec<String>,
+    /// Endgame tables asked before each move's search ([`crate::endgame::Tables::advise`]);
+    /// where one applies, its move is played. Not serialised: a front end loads them with
+    /// [`load_table`].
+    #[serde(skip)]
+    pub tables: Option<Arc<crate::endgame::Tables>>,
 }
 
 impl Default for SearchSpec {
@@ -138,6 +148,8 @@ impl Default for SearchSpec {
             ntuple: None,
             network: None,
             node_cap: None,
+            table_names: Vec::new(),
+            tables: None,
         }
     }
 }
@@ -246,11 +258,22 @@ impl SearchSpec {
             (None, Some(_)) => ", n-tuple network".to_string(),
             (None, None) => String::new(),
         };
+        let tables = if self.table_names.is_empty() {
+            String::new()
+        } else {
+            format!(", endgame tables {}", self.table_names.join(" "))
+        };
         format!(
-            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}{eval}",
+            "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}{eval}{tables}",
             cfg.prob_cutoff, cfg.tt_bits
         )
     }
+}
+
+/// Decodes an endgame table file ([`crate::endgame::Table::decode`]); a defect is an input
+/// error naming the file.
+pub fn load_table(name: &str, bytes: &[u8]) -> Result<crate::endgame::Table, Error> {
+    crate::endgame::Table::decode(bytes).map_err(|e| Error::input(format!("{name}: {e}")))
 }
 
 /// Decodes a weight file of either version (a version-1 file is a one-stage network);

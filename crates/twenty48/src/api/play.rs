@@ -205,6 +205,7 @@ fn play_one<E: Evaluator>(
 ) -> Result<GameResult, Error> {
     let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
     let mut g = Game::new(seed);
+    let mut table_moves = 0u64;
     while g.status() == Status::Playing {
         ctl.check()?;
         if g.moves() >= req.max_moves {
@@ -216,7 +217,12 @@ fn play_one<E: Evaluator>(
             let what = format!("game {index}: move {}, best tile {}", g.moves() + 1, g.max_tile());
             ctl.report(Progress::new(done.load(Ordering::Relaxed), Some(total)).with_message(what));
         }
-        let choice = choose(&mut s, g.board(), req.search.time_per_move);
+        let advice = req.search.tables.as_ref().and_then(|t| t.advise(g.board()));
+        table_moves += u64::from(advice.is_some());
+        let choice = match advice {
+            Some(a) => Some(Choice { dir: a.dir, value: a.chance, depth: 0 }),
+            None => choose(&mut s, g.board(), req.search.time_per_move),
+        };
         ctl.check()?;
         match choice {
             Some(c) => {
@@ -239,7 +245,7 @@ fn play_one<E: Evaluator>(
             None => g.stop(),
         }
     }
-    Ok(GameResult::from_game(index, &g, s.nodes(), true))
+    Ok(GameResult { table_moves, ..GameResult::from_game(index, &g, s.nodes(), true) })
 }
 
 /// The searcher's choice on `board`: by its depth rule, or with `time_per_move` by iterative
@@ -339,7 +345,11 @@ fn best_with<E: Evaluator>(
 ) -> Result<BestResponse, Error> {
     let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
     let view = board.view();
-    let c = choose(&mut s, view, req.search.time_per_move);
+    let advice = req.search.tables.as_ref().and_then(|t| t.advise(view));
+    let c = match advice {
+        Some(a) => Some(Choice { dir: a.dir, value: a.chance, depth: 0 }),
+        None => choose(&mut s, view, req.search.time_per_move),
+    };
     ctl.check()?;
     // The answer is checked by the rules on the board itself before it is returned.
     if let Some(c) = c {

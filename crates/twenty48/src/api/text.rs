@@ -306,6 +306,31 @@ impl TrainResponse {
     }
 }
 
+impl super::TablesResponse {
+    /// The report of a build whose table went to `out`.
+    pub fn text(&self, out: &str) -> String {
+        format!(
+            "{} table for {}: {} positions in {} layers, {} with a chance above 0 ({:.1} s)\n\
+             chance from the first layer: best {:.4}, mean {:.4}\n\
+             checked {} positions of the last layers against the plain recursion: largest \
+             difference {:.1e} ({:.1} s)\n\
+             written to {out} ({:.1} MB)\n",
+            self.formation,
+            self.target,
+            self.positions,
+            self.layers,
+            self.winnable,
+            self.build_seconds,
+            self.best_start,
+            self.mean_start,
+            self.verified,
+            self.worst_difference,
+            self.verify_seconds,
+            self.bytes.len() as f64 / 1e6,
+        )
+    }
+}
+
 impl StartsResponse {
     /// The one-line report of a run whose boards went to `out`.
     pub fn text(&self, out: &str) -> String {

@@ -1,0 +1,121 @@
+//! `2048 tables`: build an endgame table ([`crate::endgame`]) and check a sample of it.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use super::{check_range, Control, Error, Progress};
+use crate::endgame::{Formation, Table, MAX_TARGET_RANK};
+
+/// What to build.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TablesRequest {
+    /// The formation: `442` (snake) or `L3` (3x2 corner block).
+    pub formation: String,
+    /// The tile to build: 8 to 512.
+    pub target: u32,
+    /// Positions of the table's last layers checked against the plain recursion.
+    pub verify: usize,
+    /// The seed of the sample checked.
+    pub seed: u64,
+}
+
+impl Default for TablesRequest {
+    fn default() -> Self {
+        TablesRequest { formation: "442".into(), target: 512, verify: 200, seed: 1 }
+    }
+}
+
+impl TablesRequest {
+    /// The range of `verify`.
+    pub const VERIFY: RangeInclusive<usize> = 0..=100_000;
+    /// The layers `verify` draws from (the plain recursion's cost grows fast with the layers
+    /// above a position).
+    pub const VERIFY_LAYERS: usize = 6;
+
+    /// The formation and target rank, or the input error naming the field.
+    pub fn parse(&self) -> Result<(Formation, u8), Error> {
+        let f = Formation::named(&self.formation).ok_or_else(|| {
+            Error::input(format!("formation: {:?}, expected 442 or L3", self.formation))
+        })?;
+        let t = self.target;
+        if !(t.is_power_of_two() && (8..=1 << MAX_TARGET_RANK).contains(&t)) {
+            return Err(Error::input(format!("target: {t}, expected a tile from 8 to 512")));
+        }
+        check_range("verify", self.verify, Self::VERIFY)?;
+        Ok((f, t.trailing_zeros() as u8))
+    }
+}
+
+/// The built table and its figures.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TablesResponse {
+    /// The formation's name.
+    pub formation: String,
+    /// The target tile.
+    pub target: u32,
+    /// Layers (free-tile sums from 4 in steps of 2).
+    pub layers: usize,
+    /// Positions held.
+    pub positions: u64,
+    /// Positions with a chance above 0.
+    pub winnable: u64,
+    /// The chance from the first layer's best position, and its mean: the formation's
+    /// chance from (nearly) empty free cells.
+    pub best_start: f32,
+    /// The mean chance over the first layer.
+    pub mean_start: f64,
+    /// Positions checked against the plain recursion.
+    pub verified: usize,
+    /// The largest difference found there.
+    pub worst_difference: f64,
+    /// Seconds to build (both passes).
+    pub build_seconds: f64,
+    /// Seconds to check.
+    pub verify_seconds: f64,
+    /// The encoded table (not serialised: the CLI writes it).
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+/// Builds the table, checks a sample against [`crate::endgame::Reference`] (a difference
+/// above 1e-4 fails the call) and returns it encoded. Progress is reported by layer; the
+/// abort flag is honoured between layers.
+pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error> {
+    let (f, target) = req.parse()?;
+    let start = std::time::Instant::now();
+    let n = Table::layer_count(target);
+    let table = Table::build(f, target, |pass, done, _, positions| {
+        let step = if pass == "forward" { done } else { n + done };
+        ctl.report(
+            Progress::new(step as u64, Some(2 * n as u64))
+                .with_message(format!("{pass} pass, {positions} positions")),
+        );
+        ctl.check()
+    })?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    let worst = table.verify_sample(req.verify, TablesRequest::VERIFY_LAYERS, req.seed);
+    let verify_seconds = start.elapsed().as_secs_f64();
+    if worst > 1e-4 {
+        return Err(Error::failed(format!(
+            "the table differs from the plain recursion by {worst} on a checked position"
+        )));
+    }
+    let first = &table.values[0];
+    Ok(TablesResponse {
+        formation: f.name.to_string(),
+        target: 1 << target,
+        layers: n,
+        positions: table.len(),
+        winnable: table.values.iter().flatten().filter(|&&v| v > 0.0).count() as u64,
+        best_start: first.iter().copied().fold(0.0, f32::max),
+        mean_start: first.iter().map(|&v| f64::from(v)).sum::<f64>() / first.len().max(1) as f64,
+        verified: req.verify,
+        worst_difference: worst,
+        build_seconds,
+        verify_seconds,
+        bytes: table.encode(),
+    })
+}

@@ -1,0 +1,636 @@
+//! Endgame tables: the exact chance of building a tile in the cells a formation of big tiles
+//! leaves free, by dynamic programming over every position play can reach.
+//!
+//! # What a table holds
+//! A [`Formation`] locks six big tiles in fixed cells (the snake `442`, or the 3x2 corner
+//! block `L3`); the other ten cells are free. A table for target `T` answers, for a position
+//! after a move, the probability that optimal play builds a `T` in the formation's goal
+//! cells without ever moving a locked tile, under the spawn rule (a 2 with 0.9, a 4 with 0.1,
+//! on a uniformly drawn empty cell). The locked tiles' values do not matter as long as they
+//! are distinct and above every free tile, so one table serves every stage where the six
+//! largest tiles stand in the formation and the next `T` is to be built: with 512 locked
+//! last, the 32768 stage.
+//!
+//! The idea and the two formations follow 2048EndgameTablebase (game-difficulty, its help's
+//! sections on patterns and on the forward BFS and backward DP) and macroxue/2048-ai (tables
+//! over the cells a fixed formation leaves free). The code is ours.
+//!
+//! # How it is built
+//! 1. **Forward.** Positions are after-move boards with the locked cells cleared, in layers
+//!    by the sum of their free tiles (layer `i` holds sum `BASE_SUM + 2 i`; a 2 spawned
+//!    moves a position one layer up, a 4 two). Layer 0 is every way to place tiles summing
+//!    to `BASE_SUM` (a 4, or two 2s). Each layer is expanded once (every empty cell, a 2 and
+//!    a 4, every move that keeps the locked tiles in place), sorted and deduplicated.
+//!    Positions where the target stands are not expanded. The last layer is `T / 2 + 48`
+//!    (sum `T` plus 96 of slack): beyond it a position counts as a failure.
+//! 2. **Backward.** From the last layer down, a position's value is 1 if the target stands,
+//!    else the mean over its empty cells of `0.9 max_m V(move m after a 2) + 0.1 max_m
+//!    V(move m after a 4)`, where `m` ranges over the moves that change the board and keep
+//!    the locked tiles; no such move is worth 0.
+//!
+//! [`Table::verify_sample`] checks entries against a plain recursive expectimax over the same
+//! rules ([`Reference`]), which shares no code with the layered build.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::board::{Board, Dir};
+
+/// The free-tile sum of layer 0.
+pub const BASE_SUM: u32 = 4;
+/// Layers past the target's own sum (in steps of 2): the slack for leftover small tiles.
+pub const EXTRA_LAYERS: u32 = 48;
+
+/// A formation of six locked big tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formation {
+    /// Its name: `442` or `L3`.
+    pub name: &'static str,
+    /// The locked cells (cell `4 * row + col`), largest tile first: the order the tiles
+    /// stand in when the formation is built (each locked tile larger than the next).
+    pub locked: [usize; 6],
+    /// The cells where the built target counts (a bit per cell).
+    pub goal: u16,
+    /// The locked cell that must hold the smallest locked tile for the table to apply (the
+    /// one the goal cell feeds), if any.
+    pub smallest_at: Option<usize>,
+}
+
+impl Formation {
+    /// The snake: the bottom row and the two right cells above it locked, the target to be
+    /// built at (2,1), beside the smallest locked tile at (2,2).
+    pub const SNAKE: Formation = Formation {
+        name: "442",
+        locked: [12, 13, 14, 15, 11, 10],
+        goal: 1 << 9,
+        smallest_at: Some(10),
+    };
+    /// The 3x2 corner block: rows 2-3 of columns 1-3 locked; the target counts anywhere free.
+    pub const BLOCK: Formation = Formation {
+        name: "L3",
+        locked: [15, 14, 13, 9, 10, 11],
+        goal: !((1 << 9) | (1 << 10) | (1 << 11) | (1 << 13) | (1 << 14) | (1 << 15)),
+        smallest_at: None,
+    };
+    /// Every formation.
+    pub const ALL: [Formation; 2] = [Formation::SNAKE, Formation::BLOCK];
+
+    /// The formation named `name`.
+    pub fn named(name: &str) -> Option<Formation> {
+        Formation::ALL.into_iter().find(|f| f.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The locked cells as a nibble mask.
+    pub fn lock_mask(&self) -> u64 {
+        self.locked.iter().fold(0, |m, &c| m | 0xF << (4 * c))
+    }
+
+    /// The free cells, in cell order.
+    pub fn free_cells(&self) -> Vec<usize> {
+        (0..16).filter(|c| !self.locked.contains(c)).collect()
+    }
+
+    /// The locked tiles the build plays against: ranks 15, 14, ..., 10 in `locked` order,
+    /// all above any free tile of a target up to 512.
+    fn wall(&self) -> u64 {
+        self.locked.iter().zip((10..16).rev()).fold(0, |m, (&c, r)| m | (r as u64) << (4 * c))
+    }
+}
+
+/// The largest target a table may have: 512 (the locked stand-ins are 1024 and up).
+pub const MAX_TARGET_RANK: u8 = 9;
+
+/// A built table: every layer's positions, sorted, and their values.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The formation.
+    pub formation: Formation,
+    /// The target's rank.
+    pub target: u8,
+    /// Layer `i`: positions (free cells only) with free-tile sum `BASE_SUM + 2 i`, sorted.
+    pub keys: Vec<Vec<u64>>,
+    /// Their values, the probability of building the target.
+    pub values: Vec<Vec<f32>>,
+}
+
+/// The outcome of one move looked up in a table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Probe {
+    /// The move is illegal or moves a locked tile.
+    Barred,
+    /// The position after the move, with its probability.
+    Known(f32),
+    /// The position is not in the table (below its first layer, or not reached from its
+    /// seeds).
+    Unknown,
+}
+
+fn layer_of(free: u64) -> Option<usize> {
+    let sum: u32 = (0..16).map(|c| ((free >> (4 * c)) & 0xF) as u32).map(|r| (1 << r) & !1).sum();
+    (sum >= BASE_SUM).then(|| ((sum - BASE_SUM) / 2) as usize)
+}
+
+fn has_goal(free: u64, goal: u16, target: u8) -> bool {
+    (0..16).any(|c| goal & (1 << c) != 0 && (free >> (4 * c)) & 0xF == u64::from(target))
+}
+
+/// The after-move positions of `free` (locked cells cleared) after a spawn of `rank` in each
+/// empty free cell, each as the list of the positions its allowed moves make.
+fn successors(f: &Formation, free: u64, rank: u8, mut each: impl FnMut(usize, &[u64])) {
+    let mask = f.lock_mask();
+    let wall = f.wall();
+    let mut k = 0;
+    for c in 0..16 {
+        if mask & (0xF << (4 * c)) != 0 || (free >> (4 * c)) & 0xF != 0 {
+            continue;
+        }
+        let b = Board(free | wall | u64::from(rank) << (4 * c));
+        let mut out = [0u64; 4];
+        let mut n = 0;
+        for d in Dir::ALL {
+            if let Ok(m) = b.play(d) {
+                if m.board.0 & mask == wall {
+                    out[n] = m.board.0 & !mask;
+                    n += 1;
+                }
+            }
+        }
+        each(k, &out[..n]);
+        k += 1;
+    }
+}
+
+impl Table {
+    /// The number of layers of a table for `target`.
+    pub fn layer_count(target: u8) -> usize {
+        ((1usize << target) - BASE_SUM as usize) / 2 + 1 + EXTRA_LAYERS as usize
+    }
+
+    /// Builds the table; `progress(pass, layers done, layers, positions so far)` is called
+    /// as layers finish (the `"forward"` pass, then `"backward"`), and an error it returns
+    /// stops the build. `target` is a rank from 3 (8) to 9 (512).
+    pub fn build<E>(
+        f: Formation,
+        target: u8,
+        mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
+    ) -> Result<Table, E> {
+        assert!((3..=MAX_TARGET_RANK).contains(&target), "target rank {target}");
+        let n = Self::layer_count(target);
+        let free_cells = f.free_cells();
+        // Layer 0: a 4 in any free cell, or two 2s in any two.
+        let mut pending: Vec<Vec<u64>> = vec![Vec::new(); n + 2];
+        for (i, &a) in free_cells.iter().enumerate() {
+            pending[0].push(2u64 << (4 * a));
+            for &b in &free_cells[i + 1..] {
+                pending[0].push(1u64 << (4 * a) | 1u64 << (4 * b));
+            }
+        }
+        let mut keys: Vec<Vec<u64>> = Vec::with_capacity(n);
+        let mut total = 0u64;
+        for i in 0..n {
+            let mut layer = std::mem::take(&mut pending[i]);
+            layer.par_sort_unstable();
+            layer.dedup();
+            total += layer.len() as u64;
+            let grown: Vec<(Vec<u64>, Vec<u64>)> = layer
+                .par_chunks(4096)
+                .map(|chunk| {
+                    let (mut two, mut four) = (Vec::new(), Vec::new());
+                    for &p in chunk {
+                        if has_goal(p, f.goal, target) {
+                            continue;
+                        }
+                        successors(&f, p, 1, |_, s| two.extend_from_slice(s));
+                        successors(&f, p, 2, |_, s| four.extend_from_slice(s));
+                    }
+                    two.sort_unstable();
+                    two.dedup();
+                    four.sort_unstable();
+                    four.dedup();
+                    (two, four)
+                })
+                .collect();
+            for (two, four) in grown {
+                pending[i + 1].extend(two);
+                pending[i + 2].extend(four);
+            }
+            keys.push(layer);
+            progress("forward", i + 1, n, total)?;
+        }
+        let mut values: Vec<Vec<f32>> = vec![Vec::new(); n];
+        for i in (0..n).rev() {
+            let v: Vec<f32> = keys[i]
+                .par_iter()
+                .map(|&p| Self::value_from(&f, target, &keys, &values, i, p))
+                .collect();
+            values[i] = v;
+            progress("backward", n - i, n, total)?;
+        }
+        Ok(Table { formation: f, target, keys, values })
+    }
+
+    /// A position's value from the layers above it (already valued).
+    fn value_from(
+        f: &Formation,
+        target: u8,
+        keys: &[Vec<u64>],
+        values: &[Vec<f32>],
+        i: usize,
+        p: u64,
+    ) -> f32 {
+        if has_goal(p, f.goal, target) {
+            return 1.0;
+        }
+        let look = |layer: usize, s: u64| -> f32 {
+            if has_goal(s, f.goal, target) {
+                return 1.0;
+            }
+            if layer >= keys.len() {
+                return 0.0;
+            }
+            match keys[layer].binary_search(&s) {
+                Ok(k) => values[layer][k],
+                Err(_) => unreachable!("a successor the forward pass made is in its layer"),
+            }
+        };
+        let (mut sum, mut cells) = (0.0f64, 0u32);
+        let mut two = Vec::new();
+        successors(f, p, 1, |_, s| two.push(s.iter().map(|&s| look(i + 1, s)).fold(0.0, f32::max)));
+        let mut k = 0;
+        successors(f, p, 2, |_, s| {
+            let four = s.iter().map(|&s| look(i + 2, s)).fold(0.0, f32::max);
+            sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(four);
+            cells += 1;
+            k += 1;
+        });
+        if cells == 0 {
+            0.0
+        } else {
+            (sum / f64::from(cells)) as f32
+        }
+    }
+
+    /// The positions in the table.
+    pub fn len(&self) -> u64 {
+        self.keys.iter().map(|l| l.len() as u64).sum()
+    }
+
+    /// Whether the table holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of a position (free cells only), if the table holds it.
+    pub fn value(&self, free: u64) -> Option<f32> {
+        if has_goal(free, self.formation.goal, self.target) {
+            return Some(1.0);
+        }
+        let i = layer_of(free)?;
+        if i >= self.keys.len() {
+            return Some(0.0);
+        }
+        let k = self.keys[i].binary_search(&free).ok()?;
+        Some(self.values[i][k])
+    }
+
+    /// Checks `count` positions drawn from the table's last `top` non-empty layers against
+    /// [`Reference`] (whose cost grows fast with the layers left above a position);
+    /// returns the largest difference found.
+    pub fn verify_sample(&self, count: usize, top: usize, seed: u64) -> f64 {
+        let mut rng = bits::Rng::new(seed);
+        let mut layers: Vec<usize> =
+            (0..self.keys.len()).filter(|&i| !self.keys[i].is_empty()).collect();
+        layers.drain(..layers.len().saturating_sub(top));
+        let mut reference = Reference::new(self.formation, self.target, self.keys.len());
+        let mut worst = 0.0f64;
+        for _ in 0..count {
+            let i = layers[rng.below(layers.len() as u64) as usize];
+            let k = rng.below(self.keys[i].len() as u64) as usize;
+            let p = self.keys[i][k];
+            let want = reference.value(p);
+            worst = worst.max((want - f64::from(self.values[i][k])).abs());
+        }
+        worst
+    }
+}
+
+/// Values of positions by plain recursion over the rules, memoised on the position: the
+/// slow twin of [`Table::build`] (it shares only [`successors`], the rules' moves, which the
+/// engine's gate tests cover). Positions past `layers` layers are worth 0. Its cost grows
+/// fast with the layers above a position: for small targets and late positions.
+pub struct Reference {
+    f: Formation,
+    target: u8,
+    layers: usize,
+    memo: HashMap<u64, f64>,
+}
+
+impl Reference {
+    /// The reference for `f`, `target` and a horizon of `layers` layers.
+    pub fn new(f: Formation, target: u8, layers: usize) -> Reference {
+        Reference { f, target, layers, memo: HashMap::new() }
+    }
+
+    /// The value of a position (free cells only).
+    pub fn value(&mut self, p: u64) -> f64 {
+        if has_goal(p, self.f.goal, self.target) {
+            return 1.0;
+        }
+        match layer_of(p) {
+            Some(i) if i < self.layers => {}
+            _ => return 0.0,
+        }
+        if let Some(&v) = self.memo.get(&p) {
+            return v;
+        }
+        let mut twos: Vec<Vec<u64>> = Vec::new();
+        let mut fours: Vec<Vec<u64>> = Vec::new();
+        successors(&self.f, p, 1, |_, s| twos.push(s.to_vec()));
+        successors(&self.f, p, 2, |_, s| fours.push(s.to_vec()));
+        let mut best = |s: &[u64]| s.iter().map(|&s| self.value(s)).fold(0.0, f64::max);
+        let mut sum = 0.0;
+        for (a, b) in twos.iter().zip(&fours) {
+            sum += 0.9 * best(a) + 0.1 * best(b);
+        }
+        let v = if twos.is_empty() { 0.0 } else { sum / twos.len() as f64 };
+        self.memo.insert(p, v);
+        v
+    }
+}
+
+/// The eight symmetries of the square, as cell maps: `SYMMETRIES[k][c]` is where cell `c`
+/// goes (transpose or not, then mirror the columns or not, then the rows or not).
+pub const SYMMETRIES: [[usize; 16]; 8] = {
+    let mut out = [[0usize; 16]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut c = 0;
+        while c < 16 {
+            let (mut r, mut col) = (c / 4, c % 4);
+            if k & 1 != 0 {
+                (r, col) = (col, r);
+            }
+            if k & 2 != 0 {
+                col = 3 - col;
+            }
+            if k & 4 != 0 {
+                r = 3 - r;
+            }
+            out[k][c] = 4 * r + col;
+            c += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+fn map_board(b: Board, sym: &[usize; 16]) -> Board {
+    (0..16).fold(Board::EMPTY, |m, c| m.with(sym[c], b.rank(c)))
+}
+
+/// A table's answer on a board: the move, its chance, and the table that gave it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advice {
+    /// The move.
+    pub dir: Dir,
+    /// The chance of building the target after it, under optimal play.
+    pub chance: f32,
+    /// The formation's name.
+    pub formation: &'static str,
+    /// The target tile.
+    pub target: u32,
+}
+
+/// Loaded tables, asked once per move before the search (as both references do).
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    tables: Vec<Table>,
+}
+
+impl Tables {
+    /// The tables to consult.
+    pub fn new(tables: Vec<Table>) -> Tables {
+        Tables { tables }
+    }
+
+    /// The tables held.
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    /// The table's move on `board`, when a table applies: the six largest tiles are distinct,
+    /// every other tile is smaller, the smallest of the six is a table's target, and in one
+    /// of the eight symmetric views they stand in that table's locked cells (the smallest
+    /// where the formation wants it). Every legal move that keeps them in place must be in
+    /// the table (else no answer, and the search decides), and the best must have a chance
+    /// above 0.
+    pub fn advise(&self, board: Board) -> Option<Advice> {
+        let mut ranks: Vec<u8> = (0..16).map(|c| board.rank(c)).collect();
+        ranks.sort_unstable_by(|a, b| b.cmp(a));
+        let six = &ranks[..6];
+        if six.windows(2).any(|w| w[0] <= w[1]) || ranks[6] >= six[5] {
+            return None;
+        }
+        let smallest = six[5];
+        let mut best: Option<Advice> = None;
+        for t in self.tables.iter().filter(|t| t.target == smallest) {
+            let f = &t.formation;
+            let mask = f.lock_mask();
+            for sym in &SYMMETRIES {
+                let view = map_board(board, sym);
+                let locked_big = f.locked.iter().all(|&c| view.rank(c) >= smallest);
+                let placed = f.smallest_at.is_none_or(|c| view.rank(c) == smallest);
+                if !locked_big || !placed {
+                    continue;
+                }
+                let wall = view.0 & mask;
+                let mut answer: Option<(Dir, f32)> = None;
+                let mut known = true;
+                for d in Dir::ALL {
+                    let Ok(m) = board.play(d) else { continue };
+                    let after = map_board(m.board, sym);
+                    if after.0 & mask != wall {
+                        continue;
+                    }
+                    match t.value(after.0 & !mask) {
+                        Some(v) => {
+                            if answer.is_none_or(|(_, a)| v > a) {
+                                answer = Some((d, v));
+                            }
+                        }
+                        None => known = false,
+                    }
+                }
+                if let (true, Some((dir, chance))) = (known, answer) {
+                    if chance > 0.0 && best.is_none_or(|b| chance > b.chance) {
+                        let target = 1 << t.target;
+                        best = Some(Advice { dir, chance, formation: f.name, target });
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The first bytes of a table file.
+pub const MAGIC: &[u8; 8] = b"B48END01";
+
+/// Why a table file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableFileError(pub String);
+
+impl std::fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TableFileError {}
+
+impl Table {
+    /// The file form: `MAGIC`, the formation's name (length-prefixed), the target rank, the
+    /// layer count, then every layer as its count, its keys (`u64` LE) and its values (`f32`
+    /// LE); the FNV-1a 64 of all that last ([`bits::sealed`]).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 + self.len() as usize * 12);
+        out.extend_from_slice(MAGIC);
+        out.push(self.formation.name.len() as u8);
+        out.extend_from_slice(self.formation.name.as_bytes());
+        out.push(self.target);
+        out.extend_from_slice(&(self.keys.len() as u32).to_le_bytes());
+        for (k, v) in self.keys.iter().zip(&self.values) {
+            out.extend_from_slice(&(k.len() as u64).to_le_bytes());
+            k.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+        bits::sealed::seal(out)
+    }
+
+    /// Reads [`Table::encode`]'s form, checking the checksum, the formation, the target and
+    /// that every layer is sorted and every value a probability.
+    pub fn decode(bytes: &[u8]) -> Result<Table, TableFileError> {
+        let bad = |m: String| TableFileError(m);
+        let body = bits::sealed::unseal(bytes).map_err(|e| bad(e.to_string()))?;
+        let mut r = bits::sealed::Reader::new(body);
+        let t = |e: bits::sealed::Truncated| bad(e.to_string());
+        if r.take(8, "magic").map_err(t)? != MAGIC {
+            return Err(bad("not an endgame table (bad magic)".into()));
+        }
+        let len = r.take(1, "name length").map_err(t)?[0] as usize;
+        let name = r.take(len, "formation name").map_err(t)?;
+        let name = std::str::from_utf8(name).map_err(|_| bad("formation name".into()))?;
+        let formation =
+            Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
+        let target = r.take(1, "target").map_err(t)?[0];
+        if !(3..=MAX_TARGET_RANK).contains(&target) {
+            return Err(bad(format!("target rank {target} out of range")));
+        }
+        let n = r.u32("layer count").map_err(t)? as usize;
+        if n != Self::layer_count(target) {
+            return Err(bad(format!(
+                "{n} layers, a target of {} has {}",
+                1 << target,
+                Self::layer_count(target)
+            )));
+        }
+        let (mut keys, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for i in 0..n {
+            let count = r.u64("layer size").map_err(t)? as usize;
+            if count > r.rest().len() / 12 {
+                return Err(bad(format!("layer {i}: {count} positions, past the end")));
+            }
+            let kb = r.take(count * 8, "keys").map_err(t)?;
+            let k: Vec<u64> =
+                kb.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+            let v: Vec<f32> = bits::sealed::f32s(r.take(count * 4, "values").map_err(t)?).collect();
+            if k.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(bad(format!("layer {i}: keys not sorted")));
+            }
+            if v.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(bad(format!("layer {i}: a value outside [0, 1]")));
+            }
+            keys.push(k);
+            values.push(v);
+        }
+        if !r.rest().is_empty() {
+            return Err(bad(format!("{} bytes after the last layer", r.rest().len())));
+        }
+        Ok(Table { formation, target, keys, values })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_symmetries_are_the_eight_of_the_square() {
+        let b: Board =
+            "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 32768 .".parse().unwrap();
+        let all: std::collections::HashSet<u64> =
+            SYMMETRIES.iter().map(|s| map_board(b, s).0).collect();
+        assert_eq!(all.len(), 8);
+        assert!(all.contains(&b.transpose().0));
+    }
+
+    #[test]
+    fn a_table_advises_in_every_symmetric_view() {
+        let t = Table::build(Formation::SNAKE, 4, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let tables = Tables::new(vec![t]);
+        // Snake: 4096 2048 1024 512 along the bottom, 256 and 16 above its right end; a 16 to
+        // build at row 3, column 2 from the 8 and the 8-to-be.
+        let b: Board = ". . . ./. . . 2/2 8 16 256/4096 2048 1024 512".parse().unwrap();
+        let a = tables.advise(b).expect("the snake stands");
+        assert!(a.chance > 0.5, "{a:?}");
+        assert_eq!((a.formation, a.target), ("442", 16));
+        // The same position turned and mirrored gets the same chance and the mapped move.
+        for sym in &SYMMETRIES {
+            let m = map_board(b, sym);
+            let am = tables.advise(m).expect("every view");
+            assert_eq!(am.chance, a.chance);
+            let moved = map_board(b.play(a.dir).unwrap().board, sym);
+            assert_eq!(m.play(am.dir).unwrap().board, moved);
+        }
+        // Not a formation: the smallest big tile is not beside the goal cell, or two big
+        // tiles are equal, or a free tile is as large as a locked one.
+        for s in [
+            ". . . ./. . . 2/2 8 256 16/4096 2048 1024 512",
+            ". . . ./. . . 2/2 8 16 512/4096 2048 1024 512",
+            ". . . ./. . . 2/2 32 16 256/4096 2048 1024 512",
+        ] {
+            assert_eq!(tables.advise(s.parse().unwrap()), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn small_tables_equal_the_plain_recursion_everywhere() {
+        for f in Formation::ALL {
+            for target in [3u8, 4] {
+                let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+                assert!(!t.is_empty());
+                let mut checked = 0;
+                let mut reference = Reference::new(f, target, t.keys.len());
+                for (i, layer) in t.keys.iter().enumerate() {
+                    for (k, &p) in layer.iter().enumerate() {
+                        let want = reference.value(p);
+                        let got = f64::from(t.values[i][k]);
+                        assert!(
+                            (want - got).abs() < 1e-5,
+                            "{} {target} {p:#x}: {got} {want}",
+                            f.name
+                        );
+                        checked += 1;
+                    }
+                }
+                assert!(checked > 100, "{checked}");
+                let back = Table::decode(&t.encode()).unwrap();
+                assert_eq!((back.keys, back.values), (t.keys.clone(), t.values.clone()));
+                let mut bytes = t.encode();
+                bytes[20] ^= 1;
+                assert!(Table::decode(&bytes).unwrap_err().0.contains("checksum"));
+            }
+        }
+    }
+}
