@@ -166,6 +166,9 @@ pub struct Summary {
     pub moves: u64,
     /// Search nodes (move-generator calls) in all.
     pub nodes: u64,
+    /// Moves an endgame table chose, in all.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub table_moves: u64,
 }
 
 impl Summary {
@@ -198,6 +201,7 @@ impl Summary {
             reach,
             moves: results.iter().map(|r| r.moves).sum(),
             nodes: results.iter().map(|r| r.nodes).sum(),
+            table_moves: results.iter().map(|r| r.table_moves).sum(),
         }
     }
 }

@@ -295,6 +295,10 @@ pub struct BestResponse {
     /// or two 32768 tiles, squeezed as [`crate::wide`] describes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<String>,
+    /// The endgame table that chose the move instead of the search (then `value` is its
+    /// chance of building the target, `depth` 0), if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
     /// The best move's letter (`U`, `D`, `L`, `R`), none when no move is legal.
     pub best: Option<String>,
     /// Its expected value.
@@ -358,6 +362,12 @@ fn best_with<E: Evaluator>(
         }
     }
     Ok(BestResponse {
+        table: advice.map(|a| {
+            format!(
+                "{} {}: chance {:.4} of building the {}",
+                a.formation, a.target, a.chance, a.target
+            )
+        }),
         board: board.to_string(),
         view: (board.exact() != Some(view)).then(|| view.to_string()),
         best: c.map(|c| c.dir.letter().to_string()),

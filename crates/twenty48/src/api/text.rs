@@ -64,7 +64,16 @@ impl Display for PlayResponse {
             f,
             "nodes per move     {:.0} (move-generator calls per game move)",
             s.nodes as f64 / s.moves.max(1) as f64
-        )
+        )?;
+        if s.table_moves > 0 {
+            writeln!(
+                f,
+                "table moves        {} ({:.1}% of the moves chose an endgame table)",
+                s.table_moves,
+                100.0 * s.table_moves as f64 / s.moves.max(1) as f64
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -74,6 +83,9 @@ impl Display for BestResponse {
         match self.board.parse::<crate::Wide>() {
             Ok(b) => writeln!(f, "{b:#}")?,
             Err(_) => writeln!(f, "{}", self.board)?,
+        }
+        if let Some(t) = &self.table {
+            writeln!(f, "endgame table {t}")?;
         }
         if let Some(v) = &self.view {
             writeln!(f, "searched as {v} (tiles past 32768 squeezed; see docs/2048.md)")?;
