@@ -120,7 +120,7 @@ enum Twenty48Command {
     /// Build an endgame table: the exact chance of building a tile in the ten cells a
     /// formation of six locked big tiles leaves free, over every position play reaches.
     #[command(after_help = "Examples:\n  \
-        bitarcade 2048 tables --formation 442 --target 512 --out /data/442-512.b48t\n  \
+        bitarcade 2048 tables --formation L3 --target 512 --out /data/L3-512.b48t\n  \
         bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
         bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
@@ -128,7 +128,7 @@ enum Twenty48Command {
         block of rows 3-4, columns 2-4 (the target counts in any free cell). The locked tiles' \
         values do not matter, so one table serves every stage where the six largest tiles \
         stand so. A sample of the last layers is checked against a plain recursion before the \
-        file is written. Keep the files outside git: 442-512 is about 0.8 GB (see \
+        file is written. Keep the files outside git: L3-512 is 3.1 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
@@ -464,8 +464,9 @@ struct StartsArgs {
 
 #[derive(Args, Debug)]
 struct TablesArgs {
-    /// The formation: 442 (snake) or L3 (3x2 corner block).
-    #[arg(long, default_value = "442")]
+    /// The formation: L3 (3x2 corner block, the one the expectimax player builds) or 442
+    /// (snake).
+    #[arg(long, default_value = "L3")]
     formation: String,
     /// The tile to build (8 to 512).
     #[arg(long, default_value_t = 512)]

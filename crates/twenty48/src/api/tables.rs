@@ -23,7 +23,7 @@ pub struct TablesRequest {
 
 impl Default for TablesRequest {
     fn default() -> Self {
-        TablesRequest { formation: "442".into(), target: 512, verify: 200, seed: 1 }
+        TablesRequest { formation: "L3".into(), target: 512, verify: 200, seed: 1 }
     }
 }
 
