@@ -483,6 +483,13 @@ fn tc_and_optimistic_training_are_reproducible_and_continue_exactly() {
         (vec!["--method", "tc", "--games", "1", "--from", &lone, "--out", &c], "lone.b48.tc"),
         (vec!["--init", "5", "--games", "1", "--from", &a, "--out", &c], "init: sets new"),
         (vec!["--fresh-accumulators", "--games", "1", "--from", &d, "--out", &c], "fresh_accum"),
+        (
+            vec!["--method", "tc", "--fresh-accumulators", "--stage", "2", "--games", "1"]
+                .into_iter()
+                .chain(["--from", &d, "--out", &c, "--starts", "s.txt"])
+                .collect(),
+            "fresh_accum",
+        ),
         (vec!["--init", "inf", "--games", "1", "--out", &c], "init: inf, must be a finite"),
         // A TC file continued as TD at its own step (beta) would diverge: refused unless an
         // alpha is given.
@@ -697,6 +704,10 @@ fn endgame_tables_build_check_and_advise() {
         json(&bitarcade(&["2048", "best", other, "--tables", &file, "--depth", "2", "--json"]));
     let without = json(&bitarcade(&["2048", "best", other, "--depth", "2", "--json"]));
     assert_eq!(with, without);
+    // A lost board past 32768 whose packed view shows two equal 32768s: no move, no search.
+    let dead = "2 4 8 16/256 128 64 32/512 1024 2048 4096/65536 32768 16384 8192";
+    let r = json(&bitarcade(&["2048", "best", dead, "--json"]));
+    assert_eq!(r["best"], serde_json::Value::Null, "{r}");
     // Bad input: exit 2, one line, naming what.
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[30] ^= 4;

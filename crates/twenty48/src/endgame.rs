@@ -9,7 +9,11 @@
 //! on a uniformly drawn empty cell). The locked tiles' values do not matter as long as they
 //! are distinct and above every free tile, so one table serves every stage where the six
 //! largest tiles stand in the formation and the next `T` is to be built: with 512 locked
-//! last, the 32768 stage.
+//! last, the 32768 stage. For `L3` this is exact: a free tile never passes `T`, which ends the
+//! line. For `442` a free `T` away from the goal cell plays on; the build holds `T` itself in
+//! the cell beside the goal, as the real board does, but a free `2T` (possible with the slack
+//! below 128) would meet the real locked `2T` where the build's stand-in does not merge, so
+//! there the value is an estimate.
 //!
 //! The idea and the two formations follow 2048EndgameTablebase (game-difficulty, its help's
 //! sections on patterns and on the forward BFS and backward DP) and macroxue/2048-ai (tables
@@ -21,8 +25,8 @@
 //!    moves a position one layer up, a 4 two). Layer 0 is every way to place tiles summing
 //!    to `BASE_SUM` (a 4, or two 2s). Each layer is expanded once (every empty cell, a 2 and
 //!    a 4, every move that keeps the locked tiles in place), sorted and deduplicated.
-//!    Positions where the target stands are not expanded. The last layer is `T / 2 + 48`
-//!    (sum `T` plus 96 of slack): beyond it a position counts as a failure.
+//!    Positions where the target stands are not expanded. The last layer holds free-tile
+//!    sum `T + 96` (96 of slack): beyond it a position counts as a failure.
 //! 2. **Backward.** From the last layer down, a position's value is 1 if the target stands,
 //!    else the mean over its empty cells of `0.9 max_m V(move m after a 2) + 0.1 max_m
 //!    V(move m after a 4)`, where `m` ranges over the moves that change the board and keep
@@ -92,9 +96,14 @@ impl Formation {
     }
 
     /// The locked tiles the build plays against: ranks 15, 14, ..., 10 in `locked` order,
-    /// all above any free tile of a target up to 512.
-    fn wall(&self) -> u64 {
-        self.locked.iter().zip((10..16).rev()).fold(0, |m, (&c, r)| m | (r as u64) << (4 * c))
+    /// all above any free tile of a target up to 512, except that the cell `smallest_at`
+    /// holds the target itself, as in play (so a free target that reaches it merges, and
+    /// that move is barred, as it is on the real board).
+    fn wall(&self, target: u8) -> u64 {
+        self.locked.iter().zip((10..16).rev()).fold(0, |m, (&c, r)| {
+            let r = if self.smallest_at == Some(c) { target } else { r };
+            m | u64::from(r) << (4 * c)
+        })
     }
 }
 
@@ -137,9 +146,9 @@ fn has_goal(free: u64, goal: u16, target: u8) -> bool {
 
 /// The after-move positions of `free` (locked cells cleared) after a spawn of `rank` in each
 /// empty free cell, each as the list of the positions its allowed moves make.
-fn successors(f: &Formation, free: u64, rank: u8, mut each: impl FnMut(usize, &[u64])) {
+fn successors(f: &Formation, target: u8, free: u64, rank: u8, mut each: impl FnMut(usize, &[u64])) {
     let mask = f.lock_mask();
-    let wall = f.wall();
+    let wall = f.wall(target);
     let mut k = 0;
     for c in 0..16 {
         if mask & (0xF << (4 * c)) != 0 || (free >> (4 * c)) & 0xF != 0 {
@@ -201,8 +210,8 @@ impl Table {
                         if has_goal(p, f.goal, target) {
                             continue;
                         }
-                        successors(&f, p, 1, |_, s| two.extend_from_slice(s));
-                        successors(&f, p, 2, |_, s| four.extend_from_slice(s));
+                        successors(&f, target, p, 1, |_, s| two.extend_from_slice(s));
+                        successors(&f, target, p, 2, |_, s| four.extend_from_slice(s));
                     }
                     two.sort_unstable();
                     two.dedup();
@@ -256,9 +265,11 @@ impl Table {
         };
         let (mut sum, mut cells) = (0.0f64, 0u32);
         let mut two = Vec::new();
-        successors(f, p, 1, |_, s| two.push(s.iter().map(|&s| look(i + 1, s)).fold(0.0, f32::max)));
+        successors(f, target, p, 1, |_, s| {
+            two.push(s.iter().map(|&s| look(i + 1, s)).fold(0.0, f32::max))
+        });
         let mut k = 0;
-        successors(f, p, 2, |_, s| {
+        successors(f, target, p, 2, |_, s| {
             let four = s.iter().map(|&s| look(i + 2, s)).fold(0.0, f32::max);
             sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(four);
             cells += 1;
@@ -316,8 +327,8 @@ impl Table {
 }
 
 /// Values of positions by plain recursion over the rules, memoised on the position: the
-/// slow twin of [`Table::build`] (it shares only [`successors`], the rules' moves, which the
-/// engine's gate tests cover). Positions past `layers` layers are worth 0. Its cost grows
+/// slow twin of [`Table::build`] (it shares only the rules' moves, the engine's, which its
+/// gate tests cover). Positions past `layers` layers are worth 0. Its cost grows
 /// fast with the layers above a position: for small targets and late positions.
 pub struct Reference {
     f: Formation,
@@ -346,8 +357,8 @@ impl Reference {
         }
         let mut twos: Vec<Vec<u64>> = Vec::new();
         let mut fours: Vec<Vec<u64>> = Vec::new();
-        successors(&self.f, p, 1, |_, s| twos.push(s.to_vec()));
-        successors(&self.f, p, 2, |_, s| fours.push(s.to_vec()));
+        successors(&self.f, self.target, p, 1, |_, s| twos.push(s.to_vec()));
+        successors(&self.f, self.target, p, 2, |_, s| fours.push(s.to_vec()));
         let mut best = |s: &[u64]| s.iter().map(|&s| self.value(s)).fold(0.0, f64::max);
         let mut sum = 0.0;
         for (a, b) in twos.iter().zip(&fours) {
@@ -494,7 +505,9 @@ impl Table {
     /// layer count, then every layer as its count, its keys (`u64` LE) and its values (`f32`
     /// LE); the FNV-1a 64 of all that last ([`bits::sealed`]).
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(32 + self.len() as usize * 12);
+        let name = self.formation.name.len();
+        let size = 8 + 1 + name + 1 + 4 + 8 * self.keys.len() + 12 * self.len() as usize + 8;
+        let mut out = Vec::with_capacity(size);
         out.extend_from_slice(MAGIC);
         out.push(self.formation.name.len() as u8);
         out.extend_from_slice(self.formation.name.as_bytes());

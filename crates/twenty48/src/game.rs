@@ -23,10 +23,10 @@ pub enum Status {
     Playing,
     /// No move is legal: the game is over.
     Over,
-    /// Only in records written before games went past 32768: the player chose the move that
-    /// merges two 32768 tiles, and the game ended there with that move recorded as the
-    /// overflow move, not applied. [`crate::replay`] still reads such records; games now go
-    /// on (see [`crate::wide`]).
+    /// The move merges two 32768 tiles and the game ended there, the move not applied: in
+    /// records written before games went past 32768 (which [`crate::replay`] still reads)
+    /// and in n-tuple training and its greedy games, which play the packed board. A
+    /// [`Game`] goes on (see [`crate::wide`]).
     Overflow,
     /// The game was stopped by a move limit.
     MoveLimit,

@@ -19,8 +19,11 @@
 //! there, the game itself is exact. (Tile downgrading of this kind is the usual way past the
 //! nibble; Guei, Chen and Wu 2022 describe it for their n-tuple player.)
 //!
-//! The one board no squeeze can fit is a full board of sixteen different tiles reaching
-//! past 32768: no move is legal there, and its view caps every tile at 32768.
+//! Two full boards leave no gap to squeeze. Sixteen different tiles reaching past 32768: no
+//! move is legal there, and its view caps every tile at 32768 (`best` answers "no move"
+//! without searching). Every tile from 2 to 16384 once and two 32768s: the view keeps both,
+//! so their merge shows as the packed engine's overflow, which the players value as a win;
+//! it is the legal merge on the board.
 
 use std::fmt;
 use std::str::FromStr;
@@ -255,6 +258,14 @@ mod tests {
         // 131072, 65536 and 32768 together: two squeezes.
         let b = w("131072 65536 32768 ./4 . . ./. . . ./. . . 2");
         assert_eq!(b.view().to_string(), "32768 16384 8192 ./4 . . ./. . . ./. . . 2");
+    }
+
+    #[test]
+    fn a_full_chain_with_two_32768_tiles_keeps_them() {
+        let b = w("2 4 8 16/256 128 64 32/512 1024 2048 4096/32768 32768 16384 8192");
+        assert_eq!(b.view().to_string(), b.to_string());
+        assert_eq!(b.view().play(Dir::Left), Err(crate::MoveError::Overflow));
+        assert_eq!(b.play(Dir::Left).unwrap().board.rank(12), 16);
     }
 
     #[test]

@@ -75,9 +75,10 @@ proptest! {
     #[test]
     fn the_view_moves_as_the_board_does(w in wide()) {
         let v = w.view();
-        let full_chain = w.ranks().iter().all(|&r| r > 0)
-            && (1..=16).all(|k| w.ranks().contains(&k));
-        if full_chain {
+        // The two full boards with no gap (see the module docs) are checked by unit tests.
+        let full = w.ranks().iter().all(|&r| r > 0);
+        let no_gap = (1..w.max_rank()).all(|k| w.ranks().contains(&k));
+        if full && no_gap && w.max_rank() >= 15 {
             return Ok(());
         }
         prop_assert_eq!(shape(ranks(v)), shape(w.ranks()));

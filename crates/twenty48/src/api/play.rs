@@ -352,6 +352,8 @@ fn best_with<E: Evaluator>(
     let advice = req.search.tables.as_ref().and_then(|t| t.advise(view));
     let c = match advice {
         Some(a) => Some(Choice { dir: a.dir, value: a.chance, depth: 0 }),
+        // A board with no move gets no search (its view may show a merge it does not have).
+        None if !board.can_move() => None,
         None => choose(&mut s, view, req.search.time_per_move),
     };
     ctl.check()?;

@@ -90,7 +90,13 @@ impl TrainRequest {
         if let Some(n) = self.checkpoint_every {
             check_range("checkpoint_every", n, Self::CHECKPOINT_EVERY)?;
         }
-        check_range("stage", self.stage, Self::STAGE)
+        check_range("stage", self.stage, Self::STAGE)?;
+        if self.fresh_accumulators && (self.stage != 1 || self.method != Method::Tc) {
+            return Err(Error::input(
+                "fresh_accumulators: for method tc with from (a TD network), stage 1",
+            ));
+        }
+        Ok(())
     }
 }
 
