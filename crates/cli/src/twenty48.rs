@@ -494,8 +494,8 @@ fn tables(a: TablesArgs) -> CliResult {
         seed: a.seed.seed,
     };
     req.parse()?;
-    let n = twenty48::endgame::Table::layer_count(a.target.trailing_zeros() as u8) as u64;
-    let bar = progress(2 * n, "layers");
+    // The verb reports its layer count with its first progress.
+    let bar = progress(0, "layers");
     let tick = follow(&bar, "", false);
     let r = a.threads.install(|| api::tables(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
