@@ -86,6 +86,7 @@ enum Drop7Command {
         bitarcade drop7 train --games 100000 --seed 1 --alpha 0.001 --policy-depth 2 --from net.d7n --out deep.d7n\n  \
         bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --out tc.d7n   (writes tc.d7n and tc.d7n.tc)\n  \
         bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --from tc.d7n --out tc2.d7n\n  \
+        bitarcade drop7 train --games 1000000 --shape anchor --optimistic 340000 --alpha 0.001 --checkpoint-every 100000 --out anchor.d7n   (4 GB)\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
     /// Linear mixes of `fitted` weight files: K1 * FILE1 + K2 * FILE2 + ... feature by
@@ -409,10 +410,18 @@ struct TrainArgs {
     from: Option<PathBuf>,
     /// The network's shape for a new file: `standard` (= `rows=0112233 size=10485760`,
     /// 252 MB) or `rows=DDDDDDD size=N` (row classes bottom first, entries per table), either
-    /// with ` blocks=2x3` for the 2x3 block tables (72 MB more). With --from: omitted, or the
-    /// file's shape, or the file's shape plus ` blocks=2x3` (the block tables added at 0).
+    /// with ` blocks=2x3` for the 2x3 block tables (72 MB more); or `anchor [size=N]`:
+    /// drop7-bench's feature set (every row, column, 2x3 and 3x2 window its own table, split 5
+    /// ways by the drops left before the rise, 74 weights read a value; exact = 10^9 weights,
+    /// 4 GB; size=N, N < 10^7, folds each line table to N entries a phase, for pilots). With
+    /// --from: omitted, or the file's shape, or the file's shape plus ` blocks=2x3` (the block
+    /// tables added at 0).
     #[arg(long)]
     shape: Option<String>,
+    /// Start a new network with every afterstate worth V points (optimistic initialisation:
+    /// V spread evenly over the weights a value reads). Default: every weight 0.
+    #[arg(long, value_name = "V")]
+    optimistic: Option<f32>,
     /// Write --out every N games as well as at the end (0: only at the end).
     #[arg(long, default_value_t = TrainRequest::default().checkpoint_every, value_name = "N")]
     checkpoint_every: u64,
@@ -793,6 +802,7 @@ fn train(a: TrainArgs) -> CliResult {
         max_seconds: a.max_seconds,
         report_every: a.report_every,
         policy_depth: a.policy_depth,
+        optimistic: a.optimistic,
     };
     let lines = |p: Progress| {
         if !p.message.is_empty() {

@@ -238,3 +238,154 @@ fn the_shared_crates_reads_give_the_same_value() {
         assert!(seen > 50, "{seen}");
     }
 }
+
+/// Random boards (any heights, any codes), some of them mirror images of themselves.
+fn arbitrary_boards(seed: u64, n: usize) -> Vec<(Board, u32)> {
+    let mut rng = bits::rng::Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            let mut cols = [0u32; 7];
+            for col in &mut cols {
+                let h = rng.below(8) as u32;
+                for r in 0..h {
+                    *col |= (1 + rng.below(9) as u32) << (4 * r);
+                }
+            }
+            if i % 5 == 0 {
+                for c in 0..3 {
+                    cols[6 - c] = cols[c];
+                }
+            }
+            (Board::from_cols(cols), 1 + rng.below(30) as u32)
+        })
+        .collect()
+}
+
+#[test]
+fn anchor_slots_equal_their_reference_form_and_read_one_weight_a_table() {
+    let shapes = [
+        Shape::anchor(Shape::LINE_FULL).unwrap(),
+        Shape::anchor(1_000_003).unwrap(),
+        Shape::anchor(65_537).unwrap(),
+    ];
+    for shape in &shapes {
+        assert_eq!(shape.slot_count(), 74);
+        let sizes = shape.table_sizes();
+        assert_eq!(sizes.len(), 74);
+        let ends: Vec<usize> =
+            sizes.iter().scan(0, |a, s| Some(std::mem::replace(a, *a + s))).collect();
+        for (board, drops) in arbitrary_boards(0xA4C, 20_000) {
+            let grid = board.to_cells();
+            let fast = shape.anchor_slots(&board, drops);
+            assert_eq!(
+                fast.to_vec(),
+                shape.slots_reference(&grid, drops),
+                "{shape} drops {drops}\n{board}"
+            );
+            // slot t lies in table t, in the phase of the drops left
+            let phase = (drops.clamp(1, 5) - 1) as usize;
+            for (t, &s) in fast.iter().enumerate() {
+                let per = sizes[t] / 5;
+                assert!(
+                    s >= ends[t] + phase * per && s < ends[t] + (phase + 1) * per,
+                    "{shape} slot {t}"
+                );
+            }
+            // the board and its mirror read the same weights
+            let c = board.cols();
+            let mirror = Board::from_cols([c[6], c[5], c[4], c[3], c[2], c[1], c[0]]);
+            assert_eq!(fast, shape.anchor_slots(&mirror, drops));
+        }
+    }
+    let exact = &shapes[0];
+    assert_eq!(exact.weights(), 1_000_000_000);
+    // Exact: different boards (up to the mirror) read different row weights somewhere.
+    // (column words, not text: a row 1234567 on grays would pop)
+    let on_grays = |discs: [u32; 7]| Board::from_cols(discs.map(|d| 8 | d << 4));
+    let a = on_grays([1, 2, 3, 4, 5, 6, 7]);
+    let b = on_grays([1, 2, 3, 4, 5, 7, 6]);
+    assert_ne!(exact.anchor_slots(&a, 3), exact.anchor_slots(&b, 3));
+    assert_ne!(exact.anchor_slots(&a, 3), exact.anchor_slots(&a, 4));
+    assert_eq!(exact.anchor_slots(&a, 5), exact.anchor_slots(&a, 30), "5 or more drops: one phase");
+}
+
+#[test]
+fn anchor_shape_text_round_trips_and_refuses_bad_sizes() {
+    for text in ["anchor", "anchor size=65537"] {
+        let s: Shape = text.parse().unwrap();
+        assert!(s.is_anchor());
+        assert_eq!(s.to_string().parse::<Shape>().unwrap(), s);
+    }
+    assert_eq!("anchor".parse::<Shape>().unwrap().to_string(), "anchor size=10000000");
+    for bad in [
+        "anchor size=0",
+        "anchor size=10000001",
+        "anchor blocks=2x3",
+        "anchor rows=0112233",
+        "anchor size=x",
+    ] {
+        assert!(bad.parse::<Shape>().is_err(), "{bad}");
+    }
+    // An anchor network is not extended by blocks.
+    let net = NTuple::new(Shape::anchor(101).unwrap());
+    assert!(net.extended(Shape::anchor(101).unwrap().with_blocks(true)).is_none());
+}
+
+#[test]
+fn anchor_evaluator_and_tc_step_identical_to_their_reference_forms() {
+    let rules = Rules::new(Mode::Hardcore);
+    let shape = Shape::anchor(65_537).unwrap();
+    let eval = NTupleEval(Arc::new(odd_net(shape)));
+    let mut turns = 0u64;
+    for i in 0..400 {
+        turns +=
+            u64::from(compare_random_game(&rules, sub_seed(0xA4C0, i), 10_000, &eval).unwrap());
+    }
+    assert!(turns > 4_000, "only {turns} turns");
+    // TC: fast and plain steps in lockstep on every state of random games.
+    let mut fast = odd_net(shape);
+    let mut fast_acc = Coherence::new(&shape);
+    for i in 0..5 {
+        train_game_tc(&mut fast, &mut fast_acc, &rules, sub_seed(0xA4C1, i), 0.02);
+    }
+    let (mut slow, mut slow_acc) = (fast.clone(), fast_acc.clone());
+    let mut rng = bits::Rng::new(0xA4C2);
+    let mut checked = 0;
+    for i in 0..10 {
+        let mut draws = drop7::engine::RandomDraws::new(&rules, sub_seed(0xA4C3, i));
+        let mut pos = drop7::Position::new_game(&rules, &mut draws);
+        while !pos.over {
+            let open: Vec<usize> = (0..7).filter(|&c| pos.board.can_drop(c)).collect();
+            let col = open[rng.below(open.len() as u64) as usize];
+            pos.play(&rules, col, &mut draws).unwrap();
+            let (grid, d) = (pos.board.to_cells(), pos.drops_left);
+            let err = (rng.below(2001) as f32 - 1000.0) * 0.75;
+            fast.update_tc(&mut fast_acc, &pos.board, d, err, 0.03);
+            slow.update_tc_reference(&mut slow_acc, &grid, d, err, 0.03);
+            checked += 1;
+        }
+    }
+    assert!(checked > 150, "{checked}");
+    assert_eq!(fast.fingerprint(), slow.fingerprint());
+    assert_eq!(fast_acc.fingerprint(), slow_acc.fingerprint());
+}
+
+#[test]
+fn a_few_hundred_training_games_teach_the_anchor_shape() {
+    let rules = Rules::new(Mode::Hardcore);
+    let shape = Shape::anchor(1 << 16).unwrap();
+    let untrained = NTuple::new(shape);
+    // An optimistic start: every afterstate worth 20,000 points, each weight 20,000 / 74.
+    let mut net = NTuple::optimistic(shape, 20_000.0);
+    let b: Board = "......./......./......./......./......./..3..../#######".parse().unwrap();
+    assert!((net.value(&b, 2) - 20_000.0).abs() < 0.5, "{}", net.value(&b, 2));
+    for i in 0..GAMES {
+        train_game(&mut net, &rules, sub_seed(11, i), ALPHA / 5.0);
+    }
+    let score = |n: &NTuple| -> u64 {
+        (0..48).map(|i| greedy_game(n, &rules, sub_seed(12, i), 100_000).score).sum::<u64>() / 48
+    };
+    let (before, after) = (score(&untrained), score(&net));
+    eprintln!("anchor: untrained {before}, trained {after}");
+    assert!(after * 100 > before * 115, "untrained {before}, trained {after}");
+}

@@ -42,6 +42,10 @@ pub struct TrainRequest {
     pub report_every: u64,
     /// The behaviour policy's depth, [`TrainRequest::POLICY_DEPTH`] (1 = greedy).
     pub policy_depth: u32,
+    /// A new network's starting value of every afterstate, in points, spread evenly over
+    /// the weights a value reads (optimistic initialisation); `None`: every weight 0. Only
+    /// for a new network (not with `from`).
+    pub optimistic: Option<f32>,
 }
 
 impl TrainRequest {
@@ -53,6 +57,8 @@ impl TrainRequest {
     pub const REPORT_EVERY: RangeFrom<u64> = 1..;
     /// The range of `policy_depth`.
     pub const POLICY_DEPTH: RangeInclusive<u32> = 1..=3;
+    /// The most memory a TC run's weights and accumulators may take (12 bytes a weight): 8 GiB.
+    pub const TC_MAX_BYTES: u64 = 8 << 30;
 }
 
 impl Default for TrainRequest {
@@ -69,6 +75,7 @@ impl Default for TrainRequest {
             max_seconds: None,
             report_every: 1000,
             policy_depth: 1,
+            optimistic: None,
         }
     }
 }
@@ -164,6 +171,18 @@ pub fn train(
     check_range("policy_depth", req.policy_depth, TrainRequest::POLICY_DEPTH)?;
     check_range("games", req.games, TrainRequest::GAMES)?;
     check_range("report_every", req.report_every, TrainRequest::REPORT_EVERY)?;
+    if let Some(v) = req.optimistic {
+        if !v.is_finite() {
+            return Err(Error::input(format!(
+                "optimistic: {v}, must be a finite number of points"
+            )));
+        }
+        if req.from.is_some() {
+            return Err(Error::input(
+                "optimistic: sets a new network's start; a network continued with from keeps its weights",
+            ));
+        }
+    }
     let total = Some(req.games);
     let rules = Rules::new(Mode::Hardcore);
     let mut alpha = req.alpha.unwrap_or(TrainRequest::ALPHA);
@@ -206,10 +225,23 @@ pub fn train(
                 _ => (net, meta.games),
             }
         }
-        None => (
-            NTuple::new(parse_shape(req.shape.as_deref())?.unwrap_or(ntuple::Shape::standard())),
-            0,
-        ),
+        None => {
+            let shape = parse_shape(req.shape.as_deref())?.unwrap_or(ntuple::Shape::standard());
+            if tc && 12 * shape.weights() as u64 > TrainRequest::TC_MAX_BYTES {
+                return Err(Error::input(format!(
+                    "method: tc keeps two accumulators beside each weight (12 bytes a weight): \
+                     {:.1} GB for shape {shape}, over the {} GiB cap; train it with method td, \
+                     or give a smaller size=",
+                    12.0 * shape.weights() as f64 / 1e9,
+                    TrainRequest::TC_MAX_BYTES >> 30
+                )));
+            }
+            let net = match req.optimistic {
+                Some(v) => NTuple::optimistic(shape, v),
+                None => NTuple::new(shape),
+            };
+            (net, 0)
+        }
     };
     let mut acc = match (&req.from, tc) {
         (Some(_), true) => {

@@ -90,6 +90,7 @@ pub struct Shape {
     row_class: [u8; SIZE],
     size: u32,
     blocks: bool,
+    anchor: bool,
 }
 
 impl Shape {
@@ -98,7 +99,7 @@ impl Shape {
 
     /// The default network: row classes `0|12|34|56`, exact tables (252 MB).
     pub fn standard() -> Shape {
-        Shape { row_class: [0, 1, 1, 2, 2, 3, 3], size: Shape::FULL, blocks: false }
+        Shape { row_class: [0, 1, 1, 2, 2, 3, 3], size: Shape::FULL, blocks: false, anchor: false }
     }
 
     /// Entries per block table when exact (six cells of ten codes).
@@ -112,7 +113,7 @@ impl Shape {
 
     /// This shape with (or without) the 2x3 block tables (see [`block_slots`](Self::block_slots)).
     pub fn with_blocks(self, blocks: bool) -> Shape {
-        Shape { blocks, ..self }
+        Shape { blocks: blocks && !self.anchor, ..self }
     }
 
     /// Whether the shape has the 2x3 block tables.
@@ -142,7 +143,7 @@ impl Shape {
                 next += 1;
             }
         }
-        Ok(Shape { row_class, size, blocks: false })
+        Ok(Shape { row_class, size, blocks: false, anchor: false })
     }
 
     /// The class of each row, bottom first.
@@ -160,20 +161,30 @@ impl Shape {
         usize::from(*self.row_class.iter().max().expect("7 rows")) + 1
     }
 
-    /// Tables: the column table, the row tables, the profile table.
+    /// Tables: the column table, the row tables, the profile table (an anchor shape:
+    /// [`Shape::ANCHOR_SLOTS`], one per line and window).
     pub fn tables(&self) -> usize {
+        if self.anchor {
+            return Shape::ANCHOR_SLOTS;
+        }
         self.row_tables() + 2
     }
 
     /// Weights in all (the block tables, if any, after the others).
     pub fn weights(&self) -> usize {
-        self.tables() * self.size as usize
-            + if self.blocks { Shape::BLOCK_TABLES * self.block_size() as usize } else { 0 }
+        self.table_sizes().iter().sum()
     }
 
     /// The sizes of the tables, in weight order: the column, row and profile tables of
-    /// [`size`](Self::size) each, then the block tables if any.
+    /// [`size`](Self::size) each, then the block tables if any. An anchor shape: the 14 line
+    /// tables, then the 60 window tables, each [`Shape::PHASES`] times its entries per phase.
     pub fn table_sizes(&self) -> Vec<usize> {
+        if self.anchor {
+            let (line, window) = self.anchor_sizes();
+            let mut v = vec![Shape::PHASES * line; Shape::ANCHOR_LINES];
+            v.extend(std::iter::repeat_n(Shape::PHASES * window, Shape::ANCHOR_WINDOWS));
+            return v;
+        }
         let mut v = vec![self.size as usize; self.tables()];
         if self.blocks {
             v.extend(std::iter::repeat_n(self.block_size() as usize, Shape::BLOCK_TABLES));
@@ -181,9 +192,194 @@ impl Shape {
         v
     }
 
-    /// Weight slots a value reads: [`SLOTS`], plus [`Shape::BLOCK_SLOTS`] with blocks.
+    /// Weight slots a value reads: [`SLOTS`], plus [`Shape::BLOCK_SLOTS`] with blocks
+    /// ([`Shape::ANCHOR_SLOTS`] for an anchor shape).
     pub fn slot_count(&self) -> usize {
+        if self.anchor {
+            return Shape::ANCHOR_SLOTS;
+        }
         SLOTS + if self.blocks { Shape::BLOCK_SLOTS } else { 0 }
+    }
+
+    /// Line (row, column) entries per phase when exact: seven cells of ten codes.
+    pub const LINE_FULL: u32 = 10_000_000;
+
+    /// Window (2x3, 3x2) entries per phase when exact: six cells of ten codes.
+    pub const WINDOW_FULL: u32 = 1_000_000;
+
+    /// The phases of an anchor shape: drops left before the rise, 1 to 5 or more.
+    pub const PHASES: usize = 5;
+
+    /// Line tables of an anchor shape: 7 rows, then 7 columns.
+    pub const ANCHOR_LINES: usize = 2 * SIZE;
+
+    /// Window tables of an anchor shape: 30 of 2 rows by 3 columns, then 30 of 3 by 2.
+    pub const ANCHOR_WINDOWS: usize = 2 * (SIZE - 1) * (SIZE - 2);
+
+    /// Weights one value of an anchor shape reads: one per table.
+    pub const ANCHOR_SLOTS: usize = Shape::ANCHOR_LINES + Shape::ANCHOR_WINDOWS;
+
+    /// The feature set of keshavsaharia/drop7-bench's n-tuple leaf (`approaches/ntuple-rl`):
+    /// every row, every column, every 2x3 and every 3x2 window its own table, each split
+    /// [`Shape::PHASES`] ways by the drops left before the next rise, on the board or its
+    /// mirror, whichever is smaller ([`anchor_slots`](Self::anchor_slots)). `size` is the
+    /// entries per phase of a line table, 1 to [`Shape::LINE_FULL`] (exact; a window table
+    /// has `min(size, WINDOW_FULL)`); a smaller size folds the indices (for tests and pilots).
+    /// Exact: 10^9 weights, 4 GB of `f32`.
+    pub fn anchor(size: u32) -> Result<Shape, String> {
+        if size == 0 || size > Shape::LINE_FULL {
+            return Err(format!(
+                "size {size}: an anchor line table has 1 to {} entries a phase",
+                Shape::LINE_FULL
+            ));
+        }
+        Ok(Shape { row_class: [0; SIZE], size, blocks: false, anchor: true })
+    }
+
+    /// Whether this is an anchor shape ([`Shape::anchor`]).
+    pub fn is_anchor(&self) -> bool {
+        self.anchor
+    }
+
+    /// Entries per phase of a line table and of a window table (anchor shapes).
+    fn anchor_sizes(&self) -> (usize, usize) {
+        (self.size.min(Shape::LINE_FULL) as usize, self.size.min(Shape::WINDOW_FULL) as usize)
+    }
+
+    /// The positions in [`NTuple::weights`] an anchor shape's value reads, in summation order:
+    /// rows 0-6 (bottom first), columns 0-6, the 2x3 windows (rows `r, r+1`, columns
+    /// `c..c+3`, `r` then `c`), the 3x2 windows (rows `r..r+3`, columns `c, c+1`). All are read
+    /// on the board or its mirror, whichever has the smaller column words (compared from
+    /// column 0). A line or window is a base-10 number of its cells' codes: a row with column
+    /// 0 the units, a column with row 0 the units, a 2x3 window as three two-digit columns
+    /// (`cell(r, c + j) + 10 * cell(r + 1, c + j)` times `100^j`), a 3x2 window as two
+    /// three-digit columns (times `1000^j`). Entry `phase * entries + index` of its table,
+    /// `phase` = drops left clamped to 1..=5, minus 1.
+    /// [`anchor_slots_reference`](Self::anchor_slots_reference) is the plain twin.
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // r indexes the lanes and the rows alike
+    pub fn anchor_slots(&self, board: &Board, drops_left: u32) -> [usize; Shape::ANCHOR_SLOTS] {
+        const SPREAD: u64 = 0x000F_0F0F_0F0F_0F0F;
+        let own = board.cols();
+        let mirror = [own[6], own[5], own[4], own[3], own[2], own[1], own[0]];
+        let cols = if mirror < *own { &mirror } else { own };
+        let (line, window) = self.anchor_sizes();
+        let phase = (drops_left.clamp(1, 5) - 1) as usize;
+        let fold =
+            |raw: u32, n: usize| if (raw as usize) < n { raw as usize } else { raw as usize % n };
+        let line_at =
+            |t: usize, raw: u32| t * Shape::PHASES * line + phase * line + fold(raw, line);
+        let wbase = Shape::ANCHOR_LINES * Shape::PHASES * line;
+        let window_at = |t: usize, raw: u32| {
+            wbase + t * Shape::PHASES * window + phase * window + fold(raw, window)
+        };
+        let mut out = [0usize; Shape::ANCHOR_SLOTS];
+        let mut t = [0u64; SIZE];
+        for c in 0..SIZE {
+            let w = cols[c];
+            t[c] = bits::pdep_u64(u64::from(w), SPREAD);
+            let raw = BYTE100[(w & 0xFF) as usize]
+                + 100 * BYTE100[(w >> 8 & 0xFF) as usize]
+                + 10_000 * BYTE100[(w >> 16 & 0xFF) as usize]
+                + 1_000_000 * (w >> 24);
+            out[SIZE + c] = line_at(SIZE + c, raw);
+        }
+        let pairs = [t[0] + 10 * t[1], t[2] + 10 * t[3], t[4] + 10 * t[5], t[6]];
+        let lane = |x: u64, r: usize| (x >> (8 * r)) as u32 & 0xFF;
+        for r in 0..SIZE {
+            let raw = lane(pairs[0], r)
+                + 100 * lane(pairs[1], r)
+                + 10_000 * lane(pairs[2], r)
+                + 1_000_000 * lane(pairs[3], r);
+            out[r] = line_at(r, raw);
+        }
+        let mut k = Shape::ANCHOR_LINES;
+        for r in 0..SIZE - 1 {
+            let mut b = [0u32; SIZE];
+            for c in 0..SIZE {
+                b[c] = BYTE100[(cols[c] >> (4 * r) & 0xFF) as usize];
+            }
+            for c in 0..SIZE - 2 {
+                out[k] =
+                    window_at(k - Shape::ANCHOR_LINES, b[c] + 100 * b[c + 1] + 10_000 * b[c + 2]);
+                k += 1;
+            }
+        }
+        for r in 0..SIZE - 2 {
+            let mut b = [0u32; SIZE];
+            for c in 0..SIZE {
+                b[c] = BYTE100[(cols[c] >> (4 * r) & 0xFF) as usize]
+                    + 100 * (cols[c] >> (4 * (r + 2)) & 0xF);
+            }
+            for c in 0..SIZE - 1 {
+                out[k] = window_at(k - Shape::ANCHOR_LINES, b[c] + 1000 * b[c + 1]);
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// [`anchor_slots`](Self::anchor_slots) computed plainly from `grid[row][col]` (row 0 at
+    /// the bottom): the mirror chosen by comparing the column words built cell by cell, each
+    /// index a sum of digits times powers of ten.
+    #[allow(clippy::needless_range_loop)] // index loops keep the reference plain
+    pub fn anchor_slots_reference(&self, grid: &[[u8; SIZE]; SIZE], drops_left: u32) -> Vec<usize> {
+        let word = |g: &[[u8; SIZE]; SIZE], c: usize| -> u64 {
+            (0..SIZE).map(|r| u64::from(g[r][c]) << (4 * r)).sum()
+        };
+        let mut mirrored = [[0u8; SIZE]; SIZE];
+        for r in 0..SIZE {
+            for c in 0..SIZE {
+                mirrored[r][c] = grid[r][SIZE - 1 - c];
+            }
+        }
+        let own: Vec<u64> = (0..SIZE).map(|c| word(grid, c)).collect();
+        let mir: Vec<u64> = (0..SIZE).map(|c| word(&mirrored, c)).collect();
+        let g = if mir < own { &mirrored } else { grid };
+        let (line, window) = self.anchor_sizes();
+        let (line, window) = (line as u64, window as u64);
+        let phase = u64::from(drops_left.clamp(1, 5)) - 1;
+        let cell = |r: usize, c: usize| u64::from(g[r][c]);
+        let mut out = Vec::new();
+        let mut table = 0u64;
+        let mut push_line = |raw: u64, out: &mut Vec<usize>| {
+            out.push((table * 5 * line + phase * line + raw % line) as usize);
+            table += 1;
+        };
+        for r in 0..SIZE {
+            let raw = (0..SIZE).map(|c| cell(r, c) * 10u64.pow(c as u32)).sum();
+            push_line(raw, &mut out);
+        }
+        for c in 0..SIZE {
+            let raw = (0..SIZE).map(|r| cell(r, c) * 10u64.pow(r as u32)).sum();
+            push_line(raw, &mut out);
+        }
+        let base = 14 * 5 * line;
+        let mut w = 0u64;
+        let mut push_window = |raw: u64, out: &mut Vec<usize>| {
+            out.push((base + w * 5 * window + phase * window + raw % window) as usize);
+            w += 1;
+        };
+        for r in 0..SIZE - 1 {
+            for c in 0..SIZE - 2 {
+                let raw = (0..3)
+                    .map(|j| (cell(r, c + j) + 10 * cell(r + 1, c + j)) * 100u64.pow(j as u32))
+                    .sum();
+                push_window(raw, &mut out);
+            }
+        }
+        for r in 0..SIZE - 2 {
+            for c in 0..SIZE - 1 {
+                let raw = (0..2)
+                    .map(|j| {
+                        (cell(r, c + j) + 10 * cell(r + 1, c + j) + 100 * cell(r + 2, c + j))
+                            * 1000u64.pow(j as u32)
+                    })
+                    .sum();
+                push_window(raw, &mut out);
+            }
+        }
+        out
     }
 
     /// The positions in [`NTuple::weights`] of the 2x3 blocks' weights, in summation order
@@ -271,6 +467,9 @@ impl Shape {
     /// [`slots`](Self::slots) computed plainly from `grid[row][col]` (row 0 at the bottom).
     #[allow(clippy::needless_range_loop)] // index loops keep the reference plain
     pub fn slots_reference(&self, grid: &[[u8; SIZE]; SIZE], drops_left: u32) -> Vec<usize> {
+        if self.anchor {
+            return self.anchor_slots_reference(grid, drops_left);
+        }
         let size = self.size as usize;
         let mut out = Vec::new();
         let mut heights = [0u32; SIZE];
@@ -344,6 +543,10 @@ impl ntuple::Features for Shape {
 
     #[inline]
     fn for_each_read(&self, s: &(Board, u32), mut read: impl FnMut(usize)) {
+        if self.anchor {
+            self.anchor_slots(&s.0, s.1).into_iter().for_each(read);
+            return;
+        }
         self.slots(&s.0, s.1).into_iter().for_each(&mut read);
         if self.blocks {
             self.block_slots(&s.0).into_iter().for_each(read);
@@ -354,6 +557,9 @@ impl ntuple::Features for Shape {
 /// `rows=0112233 size=10485760`.
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.anchor {
+            return write!(f, "anchor size={}", self.size);
+        }
         f.write_str("rows=")?;
         for k in self.row_class {
             write!(f, "{k}")?;
@@ -370,7 +576,7 @@ impl FromStr for Shape {
     type Err = String;
 
     /// `rows=DDDDDDD size=N [blocks=2x3]` (seven class digits, bottom row first), or
-    /// `standard` / `standard blocks=2x3`.
+    /// `standard` / `standard blocks=2x3`, or `anchor [size=N]` ([`Shape::anchor`]).
     fn from_str(s: &str) -> Result<Shape, String> {
         let mut toks: Vec<&str> = s.split_whitespace().collect();
         let blocks = match toks.iter().position(|t| t.starts_with("blocks=")) {
@@ -383,6 +589,19 @@ impl FromStr for Shape {
         };
         if toks == ["standard"] {
             return Ok(Shape::standard().with_blocks(blocks));
+        }
+        if toks.first() == Some(&"anchor") {
+            if blocks {
+                return Err("an anchor shape has its own windows (no blocks=2x3)".into());
+            }
+            return match toks[1..] {
+                [] => Shape::anchor(Shape::LINE_FULL),
+                [tok] => match tok.strip_prefix("size=").map(str::parse::<u32>) {
+                    Some(Ok(n)) => Shape::anchor(n),
+                    _ => Err(format!("{tok:?}: anchor takes size=N")),
+                },
+                _ => Err("anchor takes at most size=N".into()),
+            };
         }
         let (mut rows, mut size) = (None, None);
         for tok in toks {
@@ -425,6 +644,14 @@ impl NTuple {
         NTuple { shape, weights: ntuple::Weights::zeros(&shape.table_sizes()) }
     }
 
+    /// A network whose every afterstate starts at `value` points (optimistic initialisation,
+    /// as drop7-bench's anchor and Guei et al. do): each weight `value / reads`, where
+    /// `reads` is [`Shape::slot_count`].
+    pub fn optimistic(shape: Shape, value: f32) -> NTuple {
+        let w = value / shape.slot_count() as f32;
+        NTuple { shape, weights: ntuple::Weights::filled(&shape.table_sizes(), w) }
+    }
+
     /// A network of `shape` with the given weights (table after table), if there are
     /// [`Shape::weights`] of them.
     pub fn from_weights(shape: Shape, weights: Vec<f32>) -> Option<NTuple> {
@@ -447,6 +674,12 @@ impl NTuple {
     #[inline]
     pub fn value(&self, board: &Board, drops_left: u32) -> f64 {
         let mut v = 0.0;
+        if self.shape.anchor {
+            for s in self.shape.anchor_slots(board, drops_left) {
+                v += f64::from(self.weights[s]);
+            }
+            return v;
+        }
         for s in self.shape.slots(board, drops_left) {
             v += f64::from(self.weights[s]);
         }
@@ -471,6 +704,12 @@ impl NTuple {
     /// gets it twice).
     #[inline]
     pub fn update(&mut self, board: &Board, drops_left: u32, delta: f32) {
+        if self.shape.anchor {
+            for s in self.shape.anchor_slots(board, drops_left) {
+                self.weights[s] += delta;
+            }
+            return;
+        }
         for s in self.shape.slots(board, drops_left) {
             self.weights[s] += delta;
         }
@@ -485,7 +724,7 @@ impl NTuple {
     /// unchanged until training moves them); `None` unless `shape` is this network's shape
     /// with blocks where it has none.
     pub fn extended(&self, shape: Shape) -> Option<NTuple> {
-        if self.shape.blocks || shape != self.shape.with_blocks(true) {
+        if self.shape.blocks || self.shape.anchor || shape != self.shape.with_blocks(true) {
             return None;
         }
         let mut weights = self.weights.clone();
@@ -529,7 +768,10 @@ impl NTuple {
     /// block slots if the shape has blocks.
     #[inline]
     fn read_slots(&self, board: &Board, drops_left: u32) -> ReadSlots {
-        (
+        if self.shape.anchor {
+            return ReadSlots::Anchor(self.shape.anchor_slots(board, drops_left));
+        }
+        ReadSlots::Classic(
             self.shape.slots(board, drops_left),
             self.shape.blocks.then(|| self.shape.block_slots(board)),
         )
@@ -539,7 +781,7 @@ impl NTuple {
     #[inline]
     fn tc_apply(&mut self, acc: &mut Coherence, slots: &ReadSlots, err: f32, beta: f32) {
         debug_assert_eq!(acc.ea.len(), self.weights.len());
-        for &s in slots.0.iter().chain(slots.1.iter().flatten()) {
+        for &s in slots.iter() {
             tc_step(&mut self.weights[s], &mut acc.ea[s], err, beta);
         }
     }
@@ -564,8 +806,25 @@ impl NTuple {
     }
 }
 
-/// The slots one value reads: the 15, and the block slots when the shape has blocks.
-type ReadSlots = ([usize; SLOTS], Option<[usize; Shape::BLOCK_SLOTS]>);
+/// The slots one value reads: the 15, and the block slots when the shape has blocks; or an
+/// anchor shape's 74 (a temporary on the stack, never stored).
+#[allow(clippy::large_enum_variant)]
+enum ReadSlots {
+    Classic([usize; SLOTS], Option<[usize; Shape::BLOCK_SLOTS]>),
+    Anchor([usize; Shape::ANCHOR_SLOTS]),
+}
+
+impl ReadSlots {
+    /// The slots in summation order.
+    #[inline]
+    fn iter(&self) -> impl Iterator<Item = &usize> {
+        let (classic, blocks, anchor): (&[usize], &[usize], &[usize]) = match self {
+            ReadSlots::Classic(s, b) => (s, b.as_ref().map_or(&[][..], |b| &b[..]), &[]),
+            ReadSlots::Anchor(a) => (&[], &[], a),
+        };
+        classic.iter().chain(blocks).chain(anchor)
+    }
+}
 
 /// The temporal coherence accumulators of a network ([`NTuple::update_tc`]): per weight `E`
 /// (the sum of the TD errors it has been moved by) and `A` (the sum of their absolute
@@ -739,7 +998,18 @@ struct Td {
 impl Step for Td {
     #[inline]
     fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
-        if net.shape.blocks {
+        if net.shape.anchor {
+            // value and update over one computation of the 74 slots
+            let slots = net.shape.anchor_slots(b, d);
+            let mut v = 0.0;
+            for &s in &slots {
+                v += f64::from(net.weights[s]);
+            }
+            let delta = self.alpha * (target - v) as f32;
+            for s in slots {
+                net.weights[s] += delta;
+            }
+        } else if net.shape.blocks {
             let delta = self.alpha * (target - net.value(b, d)) as f32;
             net.update(b, d, delta);
         } else {
@@ -769,7 +1039,7 @@ impl Step for Tc<'_> {
         // value and step over one computation of the slots (the same sum as `value`)
         let slots = net.read_slots(b, d);
         let mut v = 0.0;
-        for &s in slots.0.iter().chain(slots.1.iter().flatten()) {
+        for &s in slots.iter() {
             v += f64::from(net.weights[s]);
         }
         net.tc_apply(self.acc, &slots, (target - v) as f32, self.beta);
