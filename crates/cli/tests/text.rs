@@ -264,6 +264,8 @@ game # seed # score # level # moves # cpu # s
 direct: mean # (#% CI #), median #, best #, worst #
 decisions by depth: #: #; # search moves per decision
 # s wall, # s per game per thread, # M search moves/s; every record replayed
+leaf: `ready`, the hand-made default; a learned leaf plays stronger: train one with `drop# \
+train` and play it with --eval ntuple:@FILE (docs/drop#md, leaf evaluators)
 "
     );
     let net = dir.join("n.d7n");

@@ -64,7 +64,16 @@ impl Display for PlayResponse {
             report.seconds,
             report.seconds_per_game,
             report.search_moves_per_second / 1e6
-        )
+        )?;
+        if report.eval.starts_with("ready") {
+            writeln!(
+                f,
+                "leaf: `ready`, the hand-made default; a learned leaf plays stronger: train one \
+                 with `drop7 train` and play it with --eval ntuple:@FILE (docs/drop7.md, leaf \
+                 evaluators)"
+            )?;
+        }
+        Ok(())
     }
 }
 
