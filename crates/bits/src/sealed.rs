@@ -37,6 +37,64 @@ pub struct Meta {
     pub alpha: f32,
 }
 
+/// A sealed file written as a stream: every byte written is hashed on its way to `inner`,
+/// and [`SealedWriter::finish`] appends the checksum. The bytes are those of [`seal`] over
+/// the same body, without holding the body in memory (a 4 GB network is written in place).
+///
+/// ```
+/// use std::io::Write;
+/// use bits::sealed::{seal, SealedWriter};
+///
+/// let mut w = SealedWriter::new(Vec::new());
+/// w.write_all(b"MAGIC").unwrap();
+/// w.write_all(&7u32.to_le_bytes()).unwrap();
+/// let streamed = w.finish().unwrap();
+/// let mut body = b"MAGIC".to_vec();
+/// body.extend_from_slice(&7u32.to_le_bytes());
+/// assert_eq!(streamed, seal(body));
+/// ```
+pub struct SealedWriter<W: std::io::Write> {
+    inner: W,
+    fnv: Fnv,
+}
+
+impl<W: std::io::Write> SealedWriter<W> {
+    /// A writer of a sealed file into `inner`.
+    pub fn new(inner: W) -> Self {
+        SealedWriter { inner, fnv: Fnv::new() }
+    }
+
+    /// Writes `f32`s little-endian, a block at a time.
+    pub fn write_f32s(&mut self, values: &[f32]) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(4 * 16_384);
+        for block in values.chunks(16_384) {
+            buf.clear();
+            block.iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
+            std::io::Write::write_all(self, &buf)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the checksum and returns the inner writer.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        let sum = self.fnv.finish();
+        self.inner.write_all(&sum.to_le_bytes())?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for SealedWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.fnv.write(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Appends the FNV-1a 64 of `body` (little-endian) and returns the sealed file.
 pub fn seal(mut body: Vec<u8>) -> Vec<u8> {
     let sum = checksum(&body);

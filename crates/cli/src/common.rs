@@ -252,10 +252,24 @@ impl From<LearnMethod> for bits::learn::Method {
 /// a file. The temporary is removed if the write fails.
 pub fn write_file_atomic(path: &Path, bytes: &[u8]) -> CliResult {
     use std::io::Write;
+    write_stream_atomic(path, |f| f.write_all(bytes))
+}
+
+/// [`write_file_atomic`] with the contents written by `fill` into a buffered writer (for
+/// files too big to hold twice in memory).
+pub fn write_stream_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
+) -> CliResult {
+    use std::io::Write;
     let tmp = PathBuf::from(format!("{}.{}.tmp", path.display(), std::process::id()));
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+        {
+            let mut buf = std::io::BufWriter::with_capacity(1 << 20, &mut f);
+            fill(&mut buf)?;
+            buf.flush()?;
+        }
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)?;

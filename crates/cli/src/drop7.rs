@@ -16,8 +16,8 @@ use serde::Serialize;
 
 use crate::common::{
     clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
-    read_bytes, read_input, write_file_atomic, write_records, CliError, CliResult, JsonArg,
-    LearnMethod, RecordArg, SeedArg, ThreadsArg,
+    read_bytes, read_input, write_file_atomic, write_records, write_stream_atomic, CliError,
+    CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg,
 };
 
 /// Drop7: a nibble-packed bitboard engine and a fair expectimax.
@@ -810,7 +810,7 @@ fn train(a: TrainArgs) -> CliResult {
         }
     };
     let mut write = |c: &api::TrainCheckpoint<'_>| -> Result<(), api::Error> {
-        write_file_atomic(&a.out, &c.weight_bytes())?;
+        write_stream_atomic(&a.out, |f| c.write_weights(f))?;
         if let Some(bytes) = c.coherence_bytes() {
             write_file_atomic(&coherence_path(&a.out), &bytes)?;
         }

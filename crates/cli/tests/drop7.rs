@@ -663,3 +663,46 @@ fn tune_is_deterministic_its_best_replays_and_bad_starts_exit_2() {
         assert!(err.contains("start: "), "{err}");
     }
 }
+
+#[test]
+fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
+    let dir = std::env::temp_dir().join(format!("drop7-anchor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (all, half, rest) = (path("all.d7n"), path("half.d7n"), path("rest.d7n"));
+    let train = |games: &str, out: &str, extra: &[&str]| {
+        let mut args = vec!["drop7", "train", "--games", games, "--seed", "9", "--alpha", "0.001"];
+        args.extend(["--out", out, "--json"]);
+        args.extend(extra);
+        bitarcade(&args)
+    };
+    let new = ["--shape", "anchor size=1009", "--optimistic", "5000"];
+    let a = json(&train("40", &all, &new));
+    assert_eq!(a["shape"], "anchor size=1009");
+    json(&train("15", &half, &new));
+    json(&train("25", &rest, &["--from", &half]));
+    let bytes = std::fs::read(&all).unwrap();
+    assert_eq!(bytes, std::fs::read(&rest).unwrap(), "15 then 25 --from equals 40");
+    // 74 tables of 5 phases: 14 lines and 60 windows of 1009 entries a phase, after a header
+    assert!(bytes.len() > 4 * 74 * 5 * 1009, "{}", bytes.len());
+    let eval = format!("ntuple:@{all}");
+    let play = json(&bitarcade(&[
+        "drop7", "play", "--eval", &eval, "--depth", "2", "--games", "2", "--seed", "4", "--json",
+    ]));
+    assert_eq!(play["results"].as_array().unwrap().len(), 2);
+    // Refusals: one line, exit 2, naming the flag.
+    let refused = |out: Output, word: &str| {
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(word), "{word}: {err}");
+    };
+    let x = path("x.d7n");
+    refused(train("1", &x, &["--shape", "anchor", "--method", "tc"]), "accumulators");
+    refused(train("1", &x, &["--shape", "anchor size=0"]), "size");
+    refused(train("1", &x, &["--shape", "anchor blocks=2x3"]), "blocks");
+    refused(train("1", &x, &["--from", &all, "--optimistic", "10"]), "optimistic");
+    refused(train("1", &x, &["--shape", "anchor size=7", "--optimistic", "inf"]), "optimistic");
+    assert!(!std::path::Path::new(&x).exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

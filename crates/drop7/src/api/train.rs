@@ -110,6 +110,12 @@ impl TrainCheckpoint<'_> {
         ntuple::encode(self.net, &self.meta)
     }
 
+    /// The weight file written to `w` as it is made (the bytes of
+    /// [`weight_bytes`](Self::weight_bytes) without a copy of the network in memory).
+    pub fn write_weights(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        ntuple::write_to(self.net, &self.meta, w)
+    }
+
     /// The accumulator file's bytes, for `Method::Tc`.
     pub fn coherence_bytes(&self) -> Option<Vec<u8>> {
         self.coherence
