@@ -477,18 +477,27 @@ impl SearchOpts {
 
 /// An `--eval` text with every `@FILE` it names read (a file that cannot be read carries
 /// the message the verb reports if it gets that far).
+/// The networks of an `ntuple:` text are decoded here and their bytes dropped (a 4 GB
+/// network is then held once); a file that does not decode is passed on as bytes, for the
+/// verb to report.
 fn eval_spec(flag: &str, text: &str) -> EvalSpec {
-    let files = api::eval_files(text)
-        .into_iter()
-        .map(|name| match std::fs::read(&name) {
-            Ok(bytes) => InputFile::new(name, bytes),
+    let mut spec = EvalSpec::new(text);
+    for name in api::eval_files(text) {
+        match std::fs::read(&name) {
+            Ok(bytes) if text.starts_with("ntuple") => {
+                match api::decode_eval_net(flag, &name, &bytes) {
+                    Ok(net) => spec.decoded.push((name, net)),
+                    Err(_) => spec.files.push(InputFile::new(name, bytes)),
+                }
+            }
+            Ok(bytes) => spec.files.push(InputFile::new(name, bytes)),
             Err(e) => {
                 let msg = format!("{flag}: cannot read {name}: {e}");
-                InputFile::unreadable(name, msg)
+                spec.files.push(InputFile::unreadable(name, msg));
             }
-        })
-        .collect();
-    EvalSpec { text: text.to_string(), files }
+        }
+    }
+    spec
 }
 
 /// `--shard K/N`.

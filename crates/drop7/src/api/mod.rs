@@ -84,12 +84,16 @@ pub struct EvalSpec {
     pub text: String,
     /// The files the text names (`@FILE`), found by [`InputFile::name`].
     pub files: Vec<InputFile>,
+    /// Networks a front end decoded itself ([`decode_eval_net`]), by file name: used before
+    /// `files`, so a 4 GB network is not kept twice, as bytes and as weights (not serialised).
+    #[serde(skip)]
+    pub decoded: Vec<(String, Arc<NTuple>)>,
 }
 
 impl EvalSpec {
     /// An evaluator that names no file.
     pub fn new(text: impl Into<String>) -> Self {
-        EvalSpec { text: text.into(), files: Vec::new() }
+        EvalSpec { text: text.into(), files: Vec::new(), decoded: Vec::new() }
     }
 
     fn file(&self, name: &str, field: &str) -> Result<&[u8], Error> {
@@ -449,6 +453,12 @@ fn parse_fitted(field: &str, spec: &EvalSpec) -> Result<Fitted, Error> {
 }
 
 /// Decodes a network file; errors name the request's field and the file (input errors).
+/// A network file named by an evaluator (`ntuple:@FILE`) decoded, for
+/// [`EvalSpec::decoded`]; its errors are those the verb would report from the bytes.
+pub fn decode_eval_net(field: &str, name: &str, bytes: &[u8]) -> Result<Arc<NTuple>, Error> {
+    Ok(Arc::new(decode_net(field, name, bytes)?.0))
+}
+
 fn decode_net(field: &str, name: &str, bytes: &[u8]) -> Result<(NTuple, ntuple::Meta), Error> {
     ntuple::decode(bytes).map_err(|e| Error::input(format!("{field}: {name}: {e}")))
 }
@@ -469,7 +479,10 @@ impl EvalChoice {
             };
             let mut nets = Vec::new();
             for file in files.split("+@") {
-                nets.push(Arc::new(decode_net(field, file, spec.file(file, field)?)?.0));
+                match spec.decoded.iter().find(|(name, _)| name == file) {
+                    Some((_, net)) => nets.push(net.clone()),
+                    None => nets.push(decode_eval_net(field, file, spec.file(file, field)?)?),
+                }
             }
             return Ok(if nets.len() == 1 {
                 EvalChoice::NTuple(NTupleEval(nets.remove(0)), s.to_string())
