@@ -999,31 +999,28 @@ impl Step for Td {
     #[inline]
     fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
         if net.shape.anchor {
-            // value and update over one computation of the 74 slots
-            let slots = net.shape.anchor_slots(b, d);
-            let mut v = 0.0;
-            for &s in &slots {
-                v += f64::from(net.weights[s]);
-            }
-            let delta = self.alpha * (target - v) as f32;
-            for s in slots {
-                net.weights[s] += delta;
-            }
+            td_on(&mut net.weights, &net.shape.anchor_slots(b, d), self.alpha, target);
         } else if net.shape.blocks {
             let delta = self.alpha * (target - net.value(b, d)) as f32;
             net.update(b, d, delta);
         } else {
-            // value and update in one pass over the 15 slots (same sums as `value`, `update`)
-            let slots = net.shape.slots(b, d);
-            let mut v = 0.0;
-            for &s in &slots {
-                v += f64::from(net.weights[s]);
-            }
-            let delta = self.alpha * (target - v) as f32;
-            for s in slots {
-                net.weights[s] += delta;
-            }
+            td_on(&mut net.weights, &net.shape.slots(b, d), self.alpha, target);
         }
+    }
+}
+
+/// The TD(0) step over one computation of the slots: their value summed as
+/// [`NTuple::value`] sums it, then `alpha * (target - value)` added to each (as
+/// [`NTuple::update`]).
+#[inline]
+fn td_on(weights: &mut ntuple::Weights, slots: &[usize], alpha: f32, target: f64) {
+    let mut v = 0.0;
+    for &s in slots {
+        v += f64::from(weights[s]);
+    }
+    let delta = alpha * (target - v) as f32;
+    for &s in slots {
+        weights[s] += delta;
     }
 }
 
@@ -1162,7 +1159,7 @@ pub fn greedy_game(net: &NTuple, rules: &Rules, seed: u64, max_moves: u64) -> Ga
     GameOutcome { score: pos.score, moves }
 }
 
-use bits::sealed::{f32s, seal, seal_pairs, unseal, unseal_pairs, Reader};
+use bits::sealed::{f32s, seal_pairs, unseal, unseal_pairs, Reader};
 /// FNV-1a, 64 bits: the weight file's checksum (the shared one in `bits`).
 pub use bits::Fnv;
 
@@ -1201,23 +1198,13 @@ bits::weight_file_error! {
 ///
 /// All numbers little-endian.
 pub fn encode(net: &NTuple, meta: &Meta) -> Vec<u8> {
-    let shape = net.shape.to_string();
-    let mut out = Vec::with_capacity(64 + shape.len() + 4 * net.weights.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(shape.len() as u32).to_le_bytes());
-    out.extend_from_slice(shape.as_bytes());
-    out.extend_from_slice(&meta.games.to_le_bytes());
-    out.extend_from_slice(&meta.seed.to_le_bytes());
-    out.extend_from_slice(&meta.alpha.to_le_bytes());
-    for w in net.weights.iter() {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    seal(out)
+    let mut out = Vec::with_capacity(96 + 4 * net.weights.len());
+    write_to(net, meta, &mut out).expect("a Vec takes every write");
+    out
 }
 
 /// [`encode`]'s bytes written to `w` as they are made, never whole in memory (a 4 GB anchor
-/// network is written without a second 4 GB); the same bytes (a test checks).
+/// network is written without a second 4 GB); [`encode`] is this into a `Vec`.
 pub fn write_to(net: &NTuple, meta: &Meta, w: impl std::io::Write) -> std::io::Result<()> {
     use std::io::Write;
     let shape = net.shape.to_string();
