@@ -229,16 +229,41 @@ pub fn seal_pairs(
 ) -> Vec<u8> {
     let count: usize = parts.iter().map(|p| p.len()).sum();
     let mut out = Vec::with_capacity(44 + 8 * count);
-    out.extend_from_slice(magic);
-    out.extend_from_slice(&version.to_le_bytes());
-    out.extend_from_slice(&games.to_le_bytes());
-    out.extend_from_slice(&fingerprint.to_le_bytes());
-    out.extend_from_slice(&(count as u64).to_le_bytes());
-    for [a, b] in parts.iter().flat_map(|p| p.iter()) {
-        out.extend_from_slice(&a.to_le_bytes());
-        out.extend_from_slice(&b.to_le_bytes());
+    write_pairs_to(&mut out, magic, version, games, fingerprint, parts)
+        .expect("a Vec takes every write");
+    out
+}
+
+/// [`seal_pairs`]'s bytes written to `w` as they are made, never whole in memory (the 8 GB
+/// accumulators of a 10^9-weight network are written without a second 8 GB).
+pub fn write_pairs_to(
+    w: impl std::io::Write,
+    magic: &[u8; 8],
+    version: u32,
+    games: u64,
+    fingerprint: u64,
+    parts: &[&[[f32; 2]]],
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let count: usize = parts.iter().map(|p| p.len()).sum();
+    let mut out = SealedWriter::new(w);
+    out.write_all(magic)?;
+    out.write_all(&version.to_le_bytes())?;
+    out.write_all(&games.to_le_bytes())?;
+    out.write_all(&fingerprint.to_le_bytes())?;
+    out.write_all(&(count as u64).to_le_bytes())?;
+    let mut buf = Vec::with_capacity(8 * 8_192);
+    for part in parts {
+        for block in part.chunks(8_192) {
+            buf.clear();
+            for [a, b] in block {
+                buf.extend_from_slice(&a.to_le_bytes());
+                buf.extend_from_slice(&b.to_le_bytes());
+            }
+            out.write_all(&buf)?;
+        }
     }
-    seal(out)
+    out.finish()?.flush()
 }
 
 /// Why [`unseal_pairs`] refused a file, in the order the checks run.

@@ -87,6 +87,7 @@ enum Drop7Command {
         bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --out tc.d7n   (writes tc.d7n and tc.d7n.tc)\n  \
         bitarcade drop7 train --games 20000 --seed 1 --method tc --alpha 0.02 --from tc.d7n --out tc2.d7n\n  \
         bitarcade drop7 train --games 1000000 --shape anchor --optimistic 340000 --alpha 0.001 --checkpoint-every 100000 --out anchor.d7n   (4 GB)\n  \
+        bitarcade drop7 train --games 4000000 --shape anchor --method tc --alpha 0.0135 --optimistic 340000 --clamp 510000 --reveal-samples 7 --out tc.d7n   (12 GB)\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
     /// Linear mixes of `fitted` weight files: K1 * FILE1 + K2 * FILE2 + ... feature by
@@ -441,6 +442,17 @@ struct TrainArgs {
     #[arg(long, default_value_t = TrainRequest::default().policy_depth, value_name = "D",
           value_parser = clap::value_parser!(u32).range(clap_range(TrainRequest::POLICY_DEPTH)))]
     policy_depth: u32,
+    /// The greedy policy values a column that reveals grays by the mean over K reveal
+    /// samples (the search's own, never the game's), as drop7-bench's training does with 7;
+    /// 1 = one sample. Costs up to K times the work on revealing moves. Not recorded in the
+    /// file: a run continued `--from` it should name the same K.
+    #[arg(long, default_value_t = TrainRequest::default().reveal_samples, value_name = "K",
+          value_parser = clap::value_parser!(u32).range(clap_range(TrainRequest::REVEAL_SAMPLES)))]
+    reveal_samples: u32,
+    /// Cut every TD error to at most P points either way before it steps the weights
+    /// (drop7-bench: 510000, 30 rises). Default: no clamp. Not recorded in the file.
+    #[arg(long, value_name = "P")]
+    clamp: Option<f32>,
     #[command(flatten)]
     seed: SeedArg,
     #[command(flatten)]
@@ -775,6 +787,12 @@ fn tune(a: TuneArgs) -> CliResult {
 // train
 
 fn train(a: TrainArgs) -> CliResult {
+    if let (Some(path), LearnMethod::Tc) = (a.from.as_deref(), a.method) {
+        // Refused before the files are read: their bytes alone would take the memory.
+        if let Ok(m) = std::fs::metadata(path) {
+            TrainRequest::check_tc_from(&path.display().to_string(), m.len())?;
+        }
+    }
     let from = a.from.as_deref().map(|path| match std::fs::read(path) {
         Ok(bytes) => InputFile::new(path.display().to_string(), bytes),
         Err(e) => InputFile::unreadable(
@@ -812,6 +830,8 @@ fn train(a: TrainArgs) -> CliResult {
         report_every: a.report_every,
         policy_depth: a.policy_depth,
         optimistic: a.optimistic,
+        reveal_samples: a.reveal_samples,
+        clamp: a.clamp,
     };
     let lines = |p: Progress| {
         if !p.message.is_empty() {
@@ -820,8 +840,10 @@ fn train(a: TrainArgs) -> CliResult {
     };
     let mut write = |c: &api::TrainCheckpoint<'_>| -> Result<(), api::Error> {
         write_stream_atomic(&a.out, |f| c.write_weights(f))?;
-        if let Some(bytes) = c.coherence_bytes() {
-            write_file_atomic(&coherence_path(&a.out), &bytes)?;
+        if c.coherence.is_some() {
+            write_stream_atomic(&coherence_path(&a.out), |f| {
+                c.write_coherence(f).expect("TC has accumulators")
+            })?;
         }
         Ok(())
     };

@@ -685,6 +685,26 @@ fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
     assert_eq!(bytes, std::fs::read(&rest).unwrap(), "15 then 25 --from equals 40");
     // 74 tables of 5 phases: 14 lines and 60 windows of 1009 entries a phase, after a header
     assert!(bytes.len() > 4 * 74 * 5 * 1009, "{}", bytes.len());
+    // drop7-bench's recipe (TC, optimistic start, clamp, 7 reveal samples) on a folded anchor:
+    // the settings are reported, and the run is deterministic.
+    let recipe = [
+        "--shape",
+        "anchor size=1009",
+        "--method",
+        "tc",
+        "--optimistic",
+        "340000",
+        "--clamp",
+        "510000",
+        "--reveal-samples",
+        "7",
+    ];
+    let (r1, r2) = (path("r1.d7n"), path("r2.d7n"));
+    let r = json(&train("30", &r1, &recipe));
+    assert_eq!((r["reveal_samples"].as_u64(), r["clamp"].as_f64()), (Some(7), Some(510000.0)));
+    json(&train("30", &r2, &recipe));
+    assert_eq!(std::fs::read(&r1).unwrap(), std::fs::read(&r2).unwrap());
+    assert_eq!(std::fs::read(r1.clone() + ".tc").unwrap(), std::fs::read(r2 + ".tc").unwrap());
     let eval = format!("ntuple:@{all}");
     let play = json(&bitarcade(&[
         "drop7", "play", "--eval", &eval, "--depth", "2", "--games", "2", "--seed", "4", "--json",
@@ -698,7 +718,19 @@ fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
         assert!(err.contains(word), "{word}: {err}");
     };
     let x = path("x.d7n");
-    refused(train("1", &x, &["--shape", "anchor", "--method", "tc"]), "accumulators");
+    // TC continued from a 2.1 GB weight file would hold 24 bytes a weight while loading: refused
+    // before a byte is read (the file is sparse: it takes no disk).
+    let big = path("big.d7n");
+    std::fs::File::create(&big).unwrap().set_len(2_100_000_000).unwrap();
+    refused(train("1", &x, &["--from", &big, "--method", "tc"]), "24 bytes a weight");
+    refused(train("1", &x, &["--clamp", "0"]), "clamp");
+    refused(train("1", &x, &["--clamp", "nan"]), "clamp");
+    let out = train("1", &x, &["--reveal-samples", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'--reveal-samples <K>': 0 is not in 1..=7")
+    );
+    refused(train("1", &x, &["--reveal-samples", "3", "--policy-depth", "2"]), "reveal_samples");
     refused(train("1", &x, &["--shape", "anchor size=0"]), "size");
     refused(train("1", &x, &["--shape", "anchor blocks=2x3"]), "blocks");
     refused(train("1", &x, &["--from", &all, "--optimistic", "10"]), "optimistic");

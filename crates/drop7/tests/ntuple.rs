@@ -365,3 +365,124 @@ fn a_few_hundred_training_games_teach_the_anchor_shape() {
     eprintln!("anchor: untrained {before}, trained {after}");
     assert!(after * 100 > before * 115, "untrained {before}, trained {after}");
 }
+
+/// One training game written plainly: the greedy column by the mean over `samples` reveal
+/// samples (a column whose sample 0 reveals nothing valued once), values read through the
+/// reference slots, the chosen column replayed on the real stream, and each TD error cut to
+/// `clamp` before a TC step ([`NTuple::update_tc_reference`]) or a TD step. Returns how many
+/// errors the clamp cut.
+fn reference_training_game(
+    net: &mut NTuple,
+    acc: Option<&mut Coherence>,
+    rules: &Rules,
+    seed: u64,
+    rate: f32,
+    samples: u32,
+    clamp: f32,
+) -> u32 {
+    use drop7::engine::{Draws, RandomDraws};
+    use drop7::search::SearchDraws;
+    let value = |n: &NTuple, p: &drop7::Position| {
+        if p.over {
+            0.0
+        } else {
+            n.value_reference(&p.board.to_cells(), p.drops_left)
+        }
+    };
+    let mut acc = acc;
+    let mut cut = 0;
+    let mut draws = RandomDraws::new(rules, seed);
+    let mut pos = drop7::Position::new_game(rules, &mut draws);
+    let mut prev: Option<drop7::Position> = None;
+    loop {
+        let mut best: Option<(usize, f64)> = None;
+        for c in (0..7).filter(|&c| pos.board.can_drop(c)) {
+            let mut total = 0.0;
+            let mut n = 0;
+            for k in 0..samples {
+                let mut child = pos;
+                let mut d = SearchDraws::sample(&pos.board, c, pos.next, k);
+                let points = child.drop_and_resolve(rules, c, &mut d).points as f64;
+                total += points + value(net, &child);
+                n += 1;
+                if k == 0 && d.count == 0 {
+                    break;
+                }
+            }
+            let v = total / f64::from(n);
+            if best.is_none_or(|b| v > b.1) {
+                best = Some((c, v));
+            }
+        }
+        let Some((col, _)) = best else { break };
+        let mut after = pos;
+        after.drop_and_resolve(rules, col, &mut draws);
+        let target = (after.score - pos.score) as f64 + value(net, &after);
+        if let Some(p) = prev {
+            let err = (target - value(net, &p)) as f32;
+            let e = err.clamp(-clamp, clamp);
+            cut += u32::from(e != err);
+            let grid = p.board.to_cells();
+            match acc.as_deref_mut() {
+                Some(acc) => net.update_tc_reference(acc, &grid, p.drops_left, e, rate),
+                None => net.update(&p.board, p.drops_left, rate * e),
+            }
+        }
+        if after.over {
+            break;
+        }
+        prev = Some(after);
+        pos = after;
+        pos.next = draws.next_disc();
+    }
+    cut
+}
+
+/// Training with reveal samples and a clamp (drop7-bench's policy and step) gives the bits of
+/// its plain twin, for TD and TC, on a classic and an anchor shape; and both settings change
+/// the network (so neither can be silently ignored).
+#[test]
+fn sampled_and_clamped_training_identical_to_its_reference_form() {
+    use drop7::search::ntuple::{train_game_tc_with, train_game_with, Play};
+    let rules = Rules::new(Mode::Hardcore);
+    for shape in
+        [Shape::new([0, 1, 1, 2, 2, 3, 3], 65_537).unwrap(), Shape::anchor(40_009).unwrap()]
+    {
+        let play = Play { reveal_samples: 7, clamp: 3_000.0 };
+        for tc in [false, true] {
+            let (rate, start) = if tc { (0.02, 90_000.0) } else { (0.01, 0.0) };
+            let mut fast = NTuple::optimistic(shape, start);
+            let mut slow = fast.clone();
+            let mut one = fast.clone();
+            let mut unclamped = fast.clone();
+            let (mut fa, mut sa) = (Coherence::new(&shape), Coherence::new(&shape));
+            let (mut oa, mut ua) = (fa.clone(), fa.clone());
+            let mut cut = 0;
+            for i in 0..12 {
+                let seed = sub_seed(0x5A_3D, i);
+                let wide = Play { clamp: f32::INFINITY, ..play };
+                let single = Play { reveal_samples: 1, ..play };
+                if tc {
+                    train_game_tc_with(&mut fast, &mut fa, &rules, seed, rate, play);
+                    train_game_tc_with(&mut one, &mut oa, &rules, seed, rate, single);
+                    train_game_tc_with(&mut unclamped, &mut ua, &rules, seed, rate, wide);
+                } else {
+                    train_game_with(&mut fast, &rules, seed, rate, play);
+                    train_game_with(&mut one, &rules, seed, rate, single);
+                    train_game_with(&mut unclamped, &rules, seed, rate, wide);
+                }
+                let acc = tc.then_some(&mut sa);
+                cut += reference_training_game(&mut slow, acc, &rules, seed, rate, 7, 3_000.0);
+            }
+            assert_eq!(fast.fingerprint(), slow.fingerprint(), "{shape} tc {tc}");
+            assert_eq!(fa.fingerprint(), sa.fingerprint(), "{shape} tc {tc}");
+            assert!(cut > 10, "{shape} tc {tc}: the clamp cut only {cut} errors");
+            assert_ne!(fast.fingerprint(), one.fingerprint(), "{shape} tc {tc}: samples ignored");
+            assert_ne!(
+                fast.fingerprint(),
+                unclamped.fingerprint(),
+                "{shape} tc {tc}: clamp ignored"
+            );
+        }
+    }
+}

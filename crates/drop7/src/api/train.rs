@@ -46,6 +46,13 @@ pub struct TrainRequest {
     /// the weights a value reads (optimistic initialisation); `None`: every weight 0. Only
     /// for a new network (not with `from`).
     pub optimistic: Option<f32>,
+    /// Reveal samples the greedy policy values a revealing column over
+    /// ([`ntuple::greedy_sampled`]), [`TrainRequest::REVEAL_SAMPLES`]; 1 (the default) is one
+    /// sample. Greedy policies only (`policy_depth` 1).
+    pub reveal_samples: u32,
+    /// The largest TD error a step uses, in points (drop7-bench: 510,000, 30 rises); `None`:
+    /// no clamp. Greedy policies only.
+    pub clamp: Option<f32>,
 }
 
 impl TrainRequest {
@@ -57,8 +64,29 @@ impl TrainRequest {
     pub const REPORT_EVERY: RangeFrom<u64> = 1..;
     /// The range of `policy_depth`.
     pub const POLICY_DEPTH: RangeInclusive<u32> = 1..=3;
-    /// The most memory a TC run's weights and accumulators may take (12 bytes a weight): 8 GiB.
-    pub const TC_MAX_BYTES: u64 = 8 << 30;
+    /// The range of `reveal_samples`.
+    pub const REVEAL_SAMPLES: RangeInclusive<u32> = 1..=7;
+    /// The most memory a TC run's weights and accumulators may take (12 bytes a weight):
+    /// 12 GB (11.2 GiB), the anchor's 10^9 weights. A run continued from files also holds
+    /// the files' bytes while it decodes them (24 bytes a weight in all), so continuing TC
+    /// is allowed up to this in that count.
+    pub const TC_MAX_BYTES: u64 = 12_000_000_000;
+
+    /// Whether TC may continue from a weight file of `file_len` bytes named `name`: while
+    /// loading it holds the weights, the accumulators and both files' bytes (24 bytes a
+    /// weight, six times the weight file), which must fit [`TrainRequest::TC_MAX_BYTES`].
+    pub fn check_tc_from(name: &str, file_len: u64) -> Result<(), Error> {
+        if file_len.saturating_mul(6) <= TrainRequest::TC_MAX_BYTES {
+            return Ok(());
+        }
+        Err(Error::input(format!(
+            "method: tc continued from {name} holds the weights, the accumulators and both \
+             files' bytes while loading (24 bytes a weight): about {:.1} GB, over the {:.0} GB \
+             cap; train it in one run, or continue it with method td",
+            6.0 * file_len as f64 / 1e9,
+            TrainRequest::TC_MAX_BYTES as f64 / 1e9
+        )))
+    }
 }
 
 impl Default for TrainRequest {
@@ -76,6 +104,8 @@ impl Default for TrainRequest {
             report_every: 1000,
             policy_depth: 1,
             optimistic: None,
+            reveal_samples: 1,
+            clamp: None,
         }
     }
 }
@@ -121,6 +151,13 @@ impl TrainCheckpoint<'_> {
         self.coherence
             .map(|acc| ntuple::encode_coherence(acc, self.meta.games, self.net.fingerprint()))
     }
+
+    /// The accumulator file written to `w` as it is made (the bytes of
+    /// [`coherence_bytes`](Self::coherence_bytes)); `None` for TD (nothing written).
+    pub fn write_coherence(&self, w: impl std::io::Write) -> Option<std::io::Result<()>> {
+        self.coherence
+            .map(|acc| ntuple::write_coherence_to(acc, self.meta.games, self.net.fingerprint(), w))
+    }
 }
 
 /// The run (the CLI's `--json`, less the output file's name).
@@ -140,6 +177,10 @@ pub struct TrainResponse {
     pub method: Method,
     /// The behaviour policy's depth.
     pub policy_depth: u32,
+    /// The greedy policy's reveal samples.
+    pub reveal_samples: u32,
+    /// The TD error clamp in points, if any.
+    pub clamp: Option<f32>,
     /// Moves played.
     pub moves: u64,
     /// Wall seconds.
@@ -177,6 +218,20 @@ pub fn train(
     check_range("policy_depth", req.policy_depth, TrainRequest::POLICY_DEPTH)?;
     check_range("games", req.games, TrainRequest::GAMES)?;
     check_range("report_every", req.report_every, TrainRequest::REPORT_EVERY)?;
+    check_range("reveal_samples", req.reveal_samples, TrainRequest::REVEAL_SAMPLES)?;
+    if let Some(c) = req.clamp.filter(|c| !(c.is_finite() && *c > 0.0)) {
+        return Err(Error::input(format!("clamp: {c}, must be a positive number of points")));
+    }
+    if req.policy_depth > 1 && (req.reveal_samples > 1 || req.clamp.is_some()) {
+        return Err(Error::input(
+            "policy_depth: reveal_samples and clamp are for the greedy policy (policy_depth 1); \
+             a searched policy samples reveals itself",
+        ));
+    }
+    let play = ntuple::Play {
+        reveal_samples: req.reveal_samples,
+        clamp: req.clamp.unwrap_or(f32::INFINITY),
+    };
     if let Some(v) = req.optimistic {
         if !v.is_finite() {
             return Err(Error::input(format!(
@@ -194,7 +249,11 @@ pub fn train(
     let mut alpha = req.alpha.unwrap_or(TrainRequest::ALPHA);
     let (mut net, first) = match &req.from {
         Some(file) => {
-            let (net, meta) = decode_net("from", &file.name, file.contents()?)?;
+            let bytes = file.contents()?;
+            if tc {
+                TrainRequest::check_tc_from(&file.name, bytes.len() as u64)?;
+            }
+            let (net, meta) = decode_net("from", &file.name, bytes)?;
             // The file's step unless another is asked for (a schedule: said, and recorded).
             alpha = req.alpha.unwrap_or(meta.alpha);
             if alpha != meta.alpha {
@@ -236,10 +295,10 @@ pub fn train(
             if tc && 12 * shape.weights() as u64 > TrainRequest::TC_MAX_BYTES {
                 return Err(Error::input(format!(
                     "method: tc keeps two accumulators beside each weight (12 bytes a weight): \
-                     {:.1} GB for shape {shape}, over the {} GiB cap; train it with method td, \
+                     {:.1} GB for shape {shape}, over the {:.0} GB cap; train it with method td, \
                      or give a smaller size=",
                     12.0 * shape.weights() as f64 / 1e9,
-                    TrainRequest::TC_MAX_BYTES >> 30
+                    TrainRequest::TC_MAX_BYTES as f64 / 1e9
                 )));
             }
             let net = match req.optimistic {
@@ -286,8 +345,11 @@ pub fn train(
         }
         let seed = bits::rng::sub_seed(req.seed, first + played);
         let g = match &mut acc {
-            Some(acc) => ntuple::train_game_tc(&mut net, acc, &rules, seed, alpha),
-            None => ntuple::train_game_searched(&mut net, &rules, seed, alpha, req.policy_depth),
+            Some(acc) => ntuple::train_game_tc_with(&mut net, acc, &rules, seed, alpha, play),
+            None if req.policy_depth > 1 => {
+                ntuple::train_game_searched(&mut net, &rules, seed, alpha, req.policy_depth)
+            }
+            None => ntuple::train_game_with(&mut net, &rules, seed, alpha, play),
         };
         played += 1;
         moves += g.moves;
@@ -340,6 +402,8 @@ pub fn train(
         alpha,
         method: req.method,
         policy_depth: req.policy_depth,
+        reveal_samples: req.reveal_samples,
+        clamp: req.clamp,
         moves,
         seconds: secs,
         moves_per_second: moves as f64 / secs.max(1e-9),

@@ -926,9 +926,24 @@ pub struct GameOutcome {
 /// `points + V(afterstate)` (the points alone if the move ends the game), each column played
 /// with the search's reveal stream [`SearchDraws::for_move`]; the lowest column on ties.
 /// Returns the column, the afterstate and whether any gray was revealed. `None` if no
-/// column is open.
+/// column is open. [`greedy_sampled`] with one sample.
 #[inline]
 pub fn greedy(net: &NTuple, rules: &Rules, pos: &Position) -> Option<(usize, Position, bool)> {
+    greedy_sampled(net, rules, pos, 1)
+}
+
+/// [`greedy`] with each revealing column valued by the mean of `samples` reveal samples
+/// (the search's samples `0..samples`, [`SearchDraws::sample`]): the mean of
+/// `points + V(afterstate)` over the samples, as drop7-bench's training policy averages 7.
+/// A column whose sample 0 reveals nothing is deterministic and valued once. The afterstate
+/// returned is sample 0's. `samples` 0 counts as 1.
+#[inline]
+pub fn greedy_sampled(
+    net: &NTuple,
+    rules: &Rules,
+    pos: &Position,
+    samples: u32,
+) -> Option<(usize, Position, bool)> {
     let mut best: Option<(usize, Position, bool, f64)> = None;
     for c in 0..SIZE {
         if !pos.board.can_drop(c) {
@@ -937,13 +952,56 @@ pub fn greedy(net: &NTuple, rules: &Rules, pos: &Position) -> Option<(usize, Pos
         let mut child = *pos;
         let mut draws = SearchDraws::for_move(&pos.board, c, pos.next);
         let turn = child.drop_and_resolve(rules, c, &mut draws);
-        let v = turn.points as f64
+        let mut v = turn.points as f64
             + if child.over { 0.0 } else { net.value(&child.board, child.drops_left) };
+        let revealed = draws.count > 0;
+        if revealed && samples > 1 {
+            for k in 1..samples {
+                let mut other = *pos;
+                let mut d = SearchDraws::sample(&pos.board, c, pos.next, k);
+                let t = other.drop_and_resolve(rules, c, &mut d);
+                v += t.points as f64
+                    + if other.over { 0.0 } else { net.value(&other.board, other.drops_left) };
+            }
+            v /= f64::from(samples);
+        }
         if best.as_ref().is_none_or(|b| v > b.3) {
-            best = Some((c, child, draws.count > 0, v));
+            best = Some((c, child, revealed, v));
         }
     }
     best.map(|(c, child, revealed, _)| (c, child, revealed))
+}
+
+/// How training games are played and stepped, beyond the learning rule and its rate: the
+/// behaviour policy's reveal samples ([`greedy_sampled`]) and a clamp on the TD error of
+/// each step (drop7-bench clamps its error at 30 rises, 510,000 points).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Play {
+    /// Reveal samples a revealing candidate is valued over (1: [`greedy`]).
+    pub reveal_samples: u32,
+    /// The largest TD error a step uses, in points (`f32::INFINITY`: none); an error beyond
+    /// it is cut to it, sign kept.
+    pub clamp: f32,
+}
+
+impl Default for Play {
+    fn default() -> Self {
+        Play { reveal_samples: 1, clamp: f32::INFINITY }
+    }
+}
+
+impl Play {
+    /// `err` cut to the clamp (a NaN stays NaN, as an unclamped error would).
+    #[inline]
+    fn cut(&self, err: f32) -> f32 {
+        if err > self.clamp {
+            self.clamp
+        } else if err < -self.clamp {
+            -self.clamp
+        } else {
+            err
+        }
+    }
 }
 
 /// Plays the chosen column on the real stream: the candidate afterstate itself when the move
@@ -969,7 +1027,19 @@ fn play_real(
 /// TD(0) on afterstates with step `alpha` per weight (see the [module docs](self)).
 /// Deterministic: same network, rules, seed and alpha, same result.
 pub fn train_game(net: &mut NTuple, rules: &Rules, seed: u64, alpha: f32) -> GameOutcome {
-    greedy_td_game(net, rules, seed, &mut Td { alpha })
+    train_game_with(net, rules, seed, alpha, Play::default())
+}
+
+/// [`train_game`] played and stepped as `play` says ([`Play`]); `Play::default()` is
+/// [`train_game`] itself.
+pub fn train_game_with(
+    net: &mut NTuple,
+    rules: &Rules,
+    seed: u64,
+    alpha: f32,
+    play: Play,
+) -> GameOutcome {
+    greedy_td_game(net, rules, seed, play, &mut Td { alpha, play })
 }
 
 /// [`train_game`] with temporal coherence steps ([`NTuple::update_tc`], step `beta` at full
@@ -982,7 +1052,19 @@ pub fn train_game_tc(
     seed: u64,
     beta: f32,
 ) -> GameOutcome {
-    greedy_td_game(net, rules, seed, &mut Tc { acc, beta })
+    train_game_tc_with(net, acc, rules, seed, beta, Play::default())
+}
+
+/// [`train_game_tc`] played and stepped as `play` says ([`Play`]).
+pub fn train_game_tc_with(
+    net: &mut NTuple,
+    acc: &mut Coherence,
+    rules: &Rules,
+    seed: u64,
+    beta: f32,
+    play: Play,
+) -> GameOutcome {
+    greedy_td_game(net, rules, seed, play, &mut Tc { acc, beta, play })
 }
 
 /// How the previous afterstate `(b, d)` learns towards `target`.
@@ -993,32 +1075,33 @@ trait Step {
 /// TD(0): `alpha * error` added to each weight read.
 struct Td {
     alpha: f32,
+    play: Play,
 }
 
 impl Step for Td {
     #[inline]
     fn learn(&mut self, net: &mut NTuple, b: &Board, d: u32, target: f64) {
         if net.shape.anchor {
-            td_on(&mut net.weights, &net.shape.anchor_slots(b, d), self.alpha, target);
+            td_on(&mut net.weights, &net.shape.anchor_slots(b, d), self.alpha, self.play, target);
         } else if net.shape.blocks {
-            let delta = self.alpha * (target - net.value(b, d)) as f32;
+            let delta = self.alpha * self.play.cut((target - net.value(b, d)) as f32);
             net.update(b, d, delta);
         } else {
-            td_on(&mut net.weights, &net.shape.slots(b, d), self.alpha, target);
+            td_on(&mut net.weights, &net.shape.slots(b, d), self.alpha, self.play, target);
         }
     }
 }
 
 /// The TD(0) step over one computation of the slots: their value summed as
 /// [`NTuple::value`] sums it, then `alpha * (target - value)` added to each (as
-/// [`NTuple::update`]).
+/// [`NTuple::update`]), the error cut by `play`'s clamp.
 #[inline]
-fn td_on(weights: &mut ntuple::Weights, slots: &[usize], alpha: f32, target: f64) {
+fn td_on(weights: &mut ntuple::Weights, slots: &[usize], alpha: f32, play: Play, target: f64) {
     let mut v = 0.0;
     for &s in slots {
         v += f64::from(weights[s]);
     }
-    let delta = alpha * (target - v) as f32;
+    let delta = alpha * play.cut((target - v) as f32);
     for &s in slots {
         weights[s] += delta;
     }
@@ -1028,6 +1111,7 @@ fn td_on(weights: &mut ntuple::Weights, slots: &[usize], alpha: f32, target: f64
 struct Tc<'a> {
     acc: &'a mut Coherence,
     beta: f32,
+    play: Play,
 }
 
 impl Step for Tc<'_> {
@@ -1039,7 +1123,7 @@ impl Step for Tc<'_> {
         for &s in slots.iter() {
             v += f64::from(net.weights[s]);
         }
-        net.tc_apply(self.acc, &slots, (target - v) as f32, self.beta);
+        net.tc_apply(self.acc, &slots, self.play.cut((target - v) as f32), self.beta);
     }
 }
 
@@ -1049,13 +1133,14 @@ fn greedy_td_game<S: Step>(
     net: &mut NTuple,
     rules: &Rules,
     seed: u64,
+    play: Play,
     step: &mut S,
 ) -> GameOutcome {
     let mut draws = RandomDraws::new(rules, seed);
     let mut pos = Position::new_game(rules, &mut draws);
     let mut prev: Option<(Board, u32)> = None;
     let mut moves = 0;
-    while let Some(choice) = greedy(net, rules, &pos) {
+    while let Some(choice) = greedy_sampled(net, rules, &pos, play.reveal_samples) {
         let after = play_real(rules, &pos, choice, &mut draws);
         moves += 1;
         let points = (after.score - pos.score) as f64;
@@ -1271,6 +1356,24 @@ pub const VERSION_TC: u32 = 1;
 /// ([`decode_coherence`] checks both). All numbers little-endian.
 pub fn encode_coherence(acc: &Coherence, games: u64, weights_fingerprint: u64) -> Vec<u8> {
     seal_pairs(&MAGIC_TC, VERSION_TC, games, weights_fingerprint, &[&acc.ea[..]])
+}
+
+/// [`encode_coherence`]'s bytes written to `w` as they are made (8 GB for the anchor shape,
+/// never held twice).
+pub fn write_coherence_to(
+    acc: &Coherence,
+    games: u64,
+    weights_fingerprint: u64,
+    w: impl std::io::Write,
+) -> std::io::Result<()> {
+    bits::sealed::write_pairs_to(
+        w,
+        &MAGIC_TC,
+        VERSION_TC,
+        games,
+        weights_fingerprint,
+        &[&acc.ea[..]],
+    )
 }
 
 /// Reads an accumulator file of [`encode_coherence`] for `net` after `games` training games,
