@@ -790,7 +790,8 @@ fn train(a: TrainArgs) -> CliResult {
     if let (Some(path), LearnMethod::Tc) = (a.from.as_deref(), a.method) {
         // Refused before the files are read: their bytes alone would take the memory.
         if let Ok(m) = std::fs::metadata(path) {
-            TrainRequest::check_tc_from(&path.display().to_string(), m.len())?;
+            let name = format!("{} (by its size, unread)", path.display());
+            TrainRequest::check_tc_from(&name, m.len())?;
         }
     }
     let from = a.from.as_deref().map(|path| match std::fs::read(path) {

@@ -703,6 +703,12 @@ fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
     let r = json(&train("30", &r1, &recipe));
     assert_eq!((r["reveal_samples"].as_u64(), r["clamp"].as_f64()), (Some(7), Some(510000.0)));
     json(&train("30", &r2, &recipe));
+    // The text report names the policy's settings (the weight file does not keep them).
+    let r3 = path("r3.d7n");
+    let mut args = vec!["drop7", "train", "--games", "2", "--out", &r3];
+    args.extend(recipe);
+    let text = String::from_utf8(bitarcade(&args).stdout).unwrap();
+    assert!(text.contains("tc alpha 0.005, 7 reveal samples, clamp 510000)"), "{text}");
     assert_eq!(std::fs::read(&r1).unwrap(), std::fs::read(&r2).unwrap());
     assert_eq!(std::fs::read(r1.clone() + ".tc").unwrap(), std::fs::read(r2 + ".tc").unwrap());
     let eval = format!("ntuple:@{all}");
@@ -722,7 +728,7 @@ fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
     // before a byte is read (the file is sparse: it takes no disk).
     let big = path("big.d7n");
     std::fs::File::create(&big).unwrap().set_len(2_100_000_000).unwrap();
-    refused(train("1", &x, &["--from", &big, "--method", "tc"]), "24 bytes a weight");
+    refused(train("1", &x, &["--from", &big, "--method", "tc"]), "(by its size, unread)");
     refused(train("1", &x, &["--clamp", "0"]), "clamp");
     refused(train("1", &x, &["--clamp", "nan"]), "clamp");
     let out = train("1", &x, &["--reveal-samples", "0"]);

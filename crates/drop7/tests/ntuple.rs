@@ -425,7 +425,7 @@ fn reference_training_game(
             let grid = p.board.to_cells();
             match acc.as_deref_mut() {
                 Some(acc) => net.update_tc_reference(acc, &grid, p.drops_left, e, rate),
-                None => net.update(&p.board, p.drops_left, rate * e),
+                None => net.update_reference(&grid, p.drops_left, rate * e),
             }
         }
         if after.over {
@@ -445,9 +445,11 @@ fn reference_training_game(
 fn sampled_and_clamped_training_identical_to_its_reference_form() {
     use drop7::search::ntuple::{train_game_tc_with, train_game_with, Play};
     let rules = Rules::new(Mode::Hardcore);
-    for shape in
-        [Shape::new([0, 1, 1, 2, 2, 3, 3], 65_537).unwrap(), Shape::anchor(40_009).unwrap()]
-    {
+    for shape in [
+        Shape::new([0, 1, 1, 2, 2, 3, 3], 65_537).unwrap(),
+        Shape::new([0, 0, 1, 1, 1, 2, 2], 40_009).unwrap().with_blocks(true),
+        Shape::anchor(40_009).unwrap(),
+    ] {
         let play = Play { reveal_samples: 7, clamp: 3_000.0 };
         for tc in [false, true] {
             let (rate, start) = if tc { (0.02, 90_000.0) } else { (0.01, 0.0) };

@@ -277,9 +277,20 @@ impl TrainResponse {
             super::Method::Td => "td",
             super::Method::Tc => "tc",
         };
+        // The policy's settings are not in the weight file: said when not the defaults.
+        let mut policy = String::new();
+        if self.policy_depth > 1 {
+            policy += &format!(", policy depth {}", self.policy_depth);
+        }
+        if self.reveal_samples > 1 {
+            policy += &format!(", {} reveal samples", self.reveal_samples);
+        }
+        if let Some(c) = self.clamp {
+            policy += &format!(", clamp {c}");
+        }
         format!(
-            "trained {} games ({} in all, seed {}, {method} alpha {}) in {:.1} s: {} moves, \
-             {:.0} moves/s; wrote {out} ({})\n",
+            "trained {} games ({} in all, seed {}, {method} alpha {}{policy}) in {:.1} s: {} \
+             moves, {:.0} moves/s; wrote {out} ({})\n",
             self.games_this_run,
             self.games_total,
             self.seed,

@@ -67,21 +67,22 @@ impl TrainRequest {
     /// The range of `reveal_samples`.
     pub const REVEAL_SAMPLES: RangeInclusive<u32> = 1..=7;
     /// The most memory a TC run's weights and accumulators may take (12 bytes a weight):
-    /// 12 GB (11.2 GiB), the anchor's 10^9 weights. A run continued from files also holds
-    /// the files' bytes while it decodes them (24 bytes a weight in all), so continuing TC
-    /// is allowed up to this in that count.
+    /// 12 GB (11.2 GiB): the exact anchor's 10^9 weights, the largest shape, just fit, so a
+    /// new network is never refused by it today. A run continued from files also holds the
+    /// files' bytes for the whole run (24 bytes a weight in all), so continuing TC is allowed
+    /// up to this in that count ([`TrainRequest::check_tc_from`]).
     pub const TC_MAX_BYTES: u64 = 12_000_000_000;
 
-    /// Whether TC may continue from a weight file of `file_len` bytes named `name`: while
-    /// loading it holds the weights, the accumulators and both files' bytes (24 bytes a
-    /// weight, six times the weight file), which must fit [`TrainRequest::TC_MAX_BYTES`].
+    /// Whether TC may continue from a weight file of `file_len` bytes named `name`: the run
+    /// holds the weights, the accumulators and both files' bytes (24 bytes a weight, six
+    /// times the weight file), which must fit [`TrainRequest::TC_MAX_BYTES`].
     pub fn check_tc_from(name: &str, file_len: u64) -> Result<(), Error> {
         if file_len.saturating_mul(6) <= TrainRequest::TC_MAX_BYTES {
             return Ok(());
         }
         Err(Error::input(format!(
             "method: tc continued from {name} holds the weights, the accumulators and both \
-             files' bytes while loading (24 bytes a weight): about {:.1} GB, over the {:.0} GB \
+             files' bytes (24 bytes a weight): about {:.1} GB, over the {:.0} GB \
              cap; train it in one run, or continue it with method td",
             6.0 * file_len as f64 / 1e9,
             TrainRequest::TC_MAX_BYTES as f64 / 1e9

@@ -59,6 +59,10 @@
 //! [`train_game_tc`] plays the same games with temporal coherence steps instead
 //! ([`NTuple::update_tc`]: a step per weight that shrinks by itself where the errors cancel;
 //! accumulators in [`Coherence`], saved beside the weights by [`encode_coherence`]).
+//! [`train_game_with`] and [`train_game_tc_with`] take a [`Play`]: the policy may value a
+//! revealing column by the mean over several of the search's reveal samples
+//! ([`greedy_sampled`]), and each TD error may be cut to a clamp before it steps the weights
+//! (drop7-bench's anchor trains with 7 samples and a clamp of 30 rises).
 
 use std::fmt;
 use std::str::FromStr;
@@ -786,6 +790,13 @@ impl NTuple {
         }
     }
 
+    /// [`update`](Self::update) written plainly over [`Shape::slots_reference`].
+    pub fn update_reference(&mut self, grid: &[[u8; SIZE]; SIZE], drops_left: u32, delta: f32) {
+        for s in self.shape.slots_reference(grid, drops_left) {
+            self.weights[s] += delta;
+        }
+    }
+
     /// [`update_tc`](Self::update_tc) written plainly over [`Shape::slots_reference`] (a
     /// weight's step reads only its own accumulators, so the order of the slots does not
     /// change a bit).
@@ -945,6 +956,8 @@ pub fn greedy_sampled(
     samples: u32,
 ) -> Option<(usize, Position, bool)> {
     let mut best: Option<(usize, Position, bool, f64)> = None;
+    // The board's hash, for the samples after the first (computed once, when first needed).
+    let mut board_hash: Option<u64> = None;
     for c in 0..SIZE {
         if !pos.board.can_drop(c) {
             continue;
@@ -956,9 +969,10 @@ pub fn greedy_sampled(
             + if child.over { 0.0 } else { net.value(&child.board, child.drops_left) };
         let revealed = draws.count > 0;
         if revealed && samples > 1 {
+            let hash = *board_hash.get_or_insert_with(|| pos.board.hash64());
             for k in 1..samples {
                 let mut other = *pos;
-                let mut d = SearchDraws::sample(&pos.board, c, pos.next, k);
+                let mut d = SearchDraws::sample_hashed(hash, c, pos.next, k);
                 let t = other.drop_and_resolve(rules, c, &mut d);
                 v += t.points as f64
                     + if other.over { 0.0 } else { net.value(&other.board, other.drops_left) };
@@ -980,7 +994,7 @@ pub struct Play {
     /// Reveal samples a revealing candidate is valued over (1: [`greedy`]).
     pub reveal_samples: u32,
     /// The largest TD error a step uses, in points (`f32::INFINITY`: none); an error beyond
-    /// it is cut to it, sign kept.
+    /// it is cut to it, sign kept. Positive (a NaN or a negative clamp is a caller's bug).
     pub clamp: f32,
 }
 
@@ -1039,6 +1053,7 @@ pub fn train_game_with(
     alpha: f32,
     play: Play,
 ) -> GameOutcome {
+    debug_assert!(play.clamp > 0.0, "clamp {} must be positive", play.clamp);
     greedy_td_game(net, rules, seed, play, &mut Td { alpha, play })
 }
 
@@ -1064,6 +1079,7 @@ pub fn train_game_tc_with(
     beta: f32,
     play: Play,
 ) -> GameOutcome {
+    debug_assert!(play.clamp > 0.0, "clamp {} must be positive", play.clamp);
     greedy_td_game(net, rules, seed, play, &mut Tc { acc, beta, play })
 }
 
