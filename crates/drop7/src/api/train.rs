@@ -147,14 +147,8 @@ impl TrainCheckpoint<'_> {
         ntuple::write_to(self.net, &self.meta, w)
     }
 
-    /// The accumulator file's bytes, for `Method::Tc`.
-    pub fn coherence_bytes(&self) -> Option<Vec<u8>> {
-        self.coherence
-            .map(|acc| ntuple::encode_coherence(acc, self.meta.games, self.net.fingerprint()))
-    }
-
-    /// The accumulator file written to `w` as it is made (the bytes of
-    /// [`coherence_bytes`](Self::coherence_bytes)); `None` for TD (nothing written).
+    /// The accumulator file ([`ntuple::encode_coherence`]'s bytes) written to `w` as it is
+    /// made; `None` for TD (nothing written).
     pub fn write_coherence(&self, w: impl std::io::Write) -> Option<std::io::Result<()>> {
         self.coherence
             .map(|acc| ntuple::write_coherence_to(acc, self.meta.games, self.net.fingerprint(), w))
