@@ -14,6 +14,9 @@ fi
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py="$venv/bin/python"
+# maturin's build backend runs the `maturin` program by name, and with --no-build-isolation pip
+# does not put the environment's bin/ on PATH for it, so put it there here.
+export PATH="$PWD/$venv/bin:$PATH"
 pip=("$py" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" "maturin>=1.16,<2" "numpy>=1.22" "gymnasium>=1.0,<2" "pytest>=7" "ray>=2.10"
 MATURIN_PEP517_ARGS="--profile dev" "${pip[@]}" --no-build-isolation --force-reinstall --no-deps ./python
