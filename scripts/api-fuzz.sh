@@ -15,11 +15,12 @@ if ! python3 -m schemathesis.cli --version 2>/dev/null | grep -q "$version"; the
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
     "schemathesis==$version"
 fi
-[ -x target/debug/bitarcade ] || cargo build -p bitarcade
+export BITARCADE_BIN="${BITARCADE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/bitarcade}"
+[ -x "$BITARCADE_BIN" ] || cargo build -p bitarcade
 
 log=$(mktemp)
 # Short deadlines keep each streamed run and hint to a few seconds.
-target/debug/bitarcade serve --port 0 --run-seconds 2 --hint-seconds 5 >"$log" 2>&1 &
+"$BITARCADE_BIN" serve --port 0 --run-seconds 2 --hint-seconds 5 >"$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
 url=""

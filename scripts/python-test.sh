@@ -5,6 +5,7 @@
 # just built; users' `pip install ./python` builds the release profile), then pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export BITARCADE_BIN="${BITARCADE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/bitarcade}"
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -20,5 +21,5 @@ export PATH="$PWD/$venv/bin:$PATH"
 pip=("$py" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" "maturin>=1.16,<2" "numpy>=1.22" "gymnasium>=1.0,<2" "pytest>=7" "ray>=2.10"
 MATURIN_PEP517_ARGS="--profile dev" "${pip[@]}" --no-build-isolation --force-reinstall --no-deps ./python
-[ -x target/debug/bitarcade ] || cargo build -p bitarcade
+[ -x "$BITARCADE_BIN" ] || cargo build -p bitarcade
 "$py" -m pytest -q python/tests

@@ -5,6 +5,9 @@
 # suite's Node packages (npm ci, from the committed lockfile; no browser is downloaded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The CLI the Python, browser and API suites run (they read BITARCADE_BIN): the one
+# `cargo test --workspace` builds, under CARGO_TARGET_DIR when that is set.
+export BITARCADE_BIN="${BITARCADE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/bitarcade}"
 
 echo "== cargo test --workspace"
 cargo test --workspace
@@ -14,7 +17,7 @@ scripts/python-test.sh
 
 echo "== the web arcade in Chromium"
 # The binary the suite serves: `cargo test --workspace` has just built it for the CLI tests.
-[ -x target/debug/bitarcade ] || cargo build -p bitarcade
+[ -x "$BITARCADE_BIN" ] || cargo build -p bitarcade
 if ! command -v chromium >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
