@@ -132,6 +132,21 @@ fn paired_reveals_with_root_samples_play_and_bad_lists_exit_2() {
 }
 
 #[test]
+fn stratified_reveals_play_thread_independently_and_differ_from_paired() {
+    let args = ["drop7", "play", "--depth", "2", "--games", "3", "--seed", "5", "--json"];
+    let strat = [&args[..], &["--reveals", "stratified"]].concat();
+    let one = json(&bitarcade(&[&strat[..], &["-j", "1"]].concat()));
+    let two = json(&bitarcade(&[&strat[..], &["-j", "2"]].concat()));
+    assert_eq!(games(&one), games(&two));
+    assert_eq!(one["reveals"], "stratified");
+    let paired = json(&bitarcade(&[&args[..], &["--reveals", "paired"]].concat()));
+    assert_ne!(games(&one), games(&paired));
+    let out = bitarcade(&["drop7", "play", "--depth", "1", "--reveals", "strata"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stratified"));
+}
+
+#[test]
 fn strata_schedules_play_thread_independently_and_bad_lists_exit_2() {
     let args = [
         "drop7",

@@ -109,6 +109,7 @@ fn spec(depth: DepthRule) -> BatchSpec {
         reveal_samples: 1,
         reveal_by_depth: [0; 8],
         paired_reveals: true,
+        stratified_reveals: false,
         chance_schedule: None,
     }
 }

@@ -48,6 +48,7 @@ fn cli_request(c: &Case<Drop7>) -> PlayRequest {
         reveals: match s.reveals {
             Reveals::Sampled => "sampled",
             Reveals::Paired => "paired",
+            Reveals::Stratified => "stratified",
         }
         .into(),
         budget: s.budget,

@@ -337,7 +337,7 @@ fn search() -> impl Strategy<Value = Search> {
                1 => prop::sample::select(vec![f64::NAN, f64::NEG_INFINITY, 0.0]),
             ],
             reveal,
-            prop::sample::select(vec![Reveals::Sampled, Reveals::Paired]),
+            prop::sample::select(vec![Reveals::Sampled, Reveals::Paired, Reveals::Stratified]),
             budget,
         ),
     )

@@ -121,6 +121,7 @@ fn batches_are_identical_for_any_thread_count_and_replay() {
         reveal_samples: 2,
         reveal_by_depth: [0; 8],
         paired_reveals: false,
+        stratified_reveals: false,
         chance_schedule: None,
     };
     let run = |threads| {
@@ -315,7 +316,9 @@ fn chance_schedules_stay_table_exact_and_all_exact_changes_nothing() {
 }
 
 /// The paired-reveal expectimax written plainly (no table, no shared replays, no leaf
-/// cache), Hardcore's 7 equally likely discs: the searcher must give the same bits.
+/// cache), Hardcore's 7 equally likely discs: the searcher must give the same bits. With
+/// `stratified`, replay `k` of a move draws from `SearchDraws::stratified` for the move's
+/// node (its board, next disc, drops left and depth; not its column).
 mod plain {
     use super::*;
     use drop7::Disc;
@@ -324,13 +327,18 @@ mod plain {
         pub rules: Rules,
         pub eval: E,
         pub death: f64,
+        pub stratified: bool,
     }
 
     impl<E: Evaluator> Plain<E> {
         pub fn move_value(&self, pos: &Position, col: usize, depth: u32) -> f64 {
             let play = |k: u32| {
                 let mut child = *pos;
-                let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
+                let mut draws = if self.stratified {
+                    SearchDraws::stratified(&pos.board, pos.next, pos.drops_left, depth, k)
+                } else {
+                    SearchDraws::sample(&pos.board, col, pos.next, k)
+                };
                 let t = child.drop_and_resolve(&self.rules, col, &mut draws);
                 (child, t.points as f64, draws.count)
             };
@@ -383,24 +391,106 @@ mod plain {
 #[test]
 fn shared_replays_and_the_leaf_cache_change_no_value() {
     let rules = Rules::new(Mode::Hardcore);
-    let plain = plain::Plain { rules, eval: Ready::default(), death: 1_000_000.0 };
-    let mut fast = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(12));
-    fast.paired_reveals = true;
-    let mut cached = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
-    cached.paired_reveals = true;
-    cached.leaf_cache = drop7::search::LeafCache::new(8);
-    for p in harvest(30).into_iter().skip(8).step_by(4) {
-        let a = fast.decide(&p, 3);
-        let b = cached.decide(&p, 3);
-        for c in 0..7 {
-            let want = p.board.can_drop(c).then(|| plain.move_value(&p, c, 3).to_bits());
-            assert_eq!(a.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
-            assert_eq!(b.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
+    for stratified in [false, true] {
+        let plain = plain::Plain { rules, eval: Ready::default(), death: 1_000_000.0, stratified };
+        let mut fast = Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(12));
+        fast.paired_reveals = true;
+        fast.stratified_reveals = stratified;
+        let mut cached = Searcher::new(rules, ChanceModel::Exact, Ready::default(), NoTable);
+        cached.paired_reveals = true;
+        cached.stratified_reveals = stratified;
+        cached.leaf_cache = drop7::search::LeafCache::new(8);
+        let mut differ = 0;
+        for p in harvest(30).into_iter().skip(8).step_by(4) {
+            let a = fast.decide(&p, 3);
+            let b = cached.decide(&p, 3);
+            for c in 0..7 {
+                let want = p.board.can_drop(c).then(|| plain.move_value(&p, c, 3).to_bits());
+                assert_eq!(a.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
+                assert_eq!(b.values[c].map(f64::to_bits), want, "{p} column {}", c + 1);
+            }
+            let other =
+                plain::Plain { rules, eval: Ready::default(), death: 1e6, stratified: !stratified };
+            differ += (0..7)
+                .filter(|&c| {
+                    p.board.can_drop(c)
+                        && other.move_value(&p, c, 2).to_bits()
+                            != plain.move_value(&p, c, 2).to_bits()
+                })
+                .count();
         }
+        // The shortcuts were taken (sharing needs replays that draw alike: not stratified).
+        assert!(stratified || fast.stats.replays_shared > 0 && cached.stats.replays_shared > 0);
+        assert!(cached.stats.leaves_cached > 0);
+        // The draws matter: stratified and plain sampling value some moves differently.
+        assert!(differ > 0);
     }
-    // The shortcuts were taken.
-    assert!(fast.stats.replays_shared > 0 && cached.stats.replays_shared > 0);
-    assert!(cached.stats.leaves_cached > 0);
+}
+
+/// `SearchDraws::stratified`: over samples 0..7 every reveal of a move takes every value
+/// once; the stream depends on the node (board, disc, drops left, depth), not the column;
+/// the hashed form draws the same.
+#[test]
+fn stratified_reveals_take_every_value_once_and_ignore_the_column() {
+    use drop7::engine::Draws;
+    let rules = Rules::new(Mode::Hardcore);
+    let mut moves_checked = 0;
+    for p in harvest(60) {
+        for depth in [1, 3] {
+            for c in (0..7).filter(|&c| p.board.can_drop(c)) {
+                // The reveals each sample's move makes, in order.
+                let logs: Vec<Vec<u8>> = (0..7)
+                    .map(|k| {
+                        let mut child = p;
+                        let mut d = Recording::new(SearchDraws::stratified(
+                            &p.board,
+                            p.next,
+                            p.drops_left,
+                            depth,
+                            k,
+                        ));
+                        child.drop_and_resolve(&rules, c, &mut d);
+                        d.reveals
+                    })
+                    .collect();
+                // The first reveal is the same event in every sample; it takes 1..=7 once.
+                if logs.iter().all(|l| !l.is_empty()) {
+                    let mut first: Vec<u8> = logs.iter().map(|l| l[0]).collect();
+                    first.sort_unstable();
+                    assert_eq!(first, (1..=7).collect::<Vec<u8>>(), "{p} column {}", c + 1);
+                    moves_checked += 1;
+                }
+            }
+            // Reveal j of sample k is 1 + (k + r_j) mod 7 with r_j the node's, for any column.
+            let mut base = SearchDraws::stratified(&p.board, p.next, p.drops_left, depth, 0);
+            let r: Vec<u8> = (0..12).map(|_| base.reveal() - 1).collect();
+            for k in 0..7u32 {
+                let mut a = SearchDraws::stratified(&p.board, p.next, p.drops_left, depth, k);
+                let mut h = SearchDraws::stratified_hashed(
+                    p.board.hash64(),
+                    p.next,
+                    p.drops_left,
+                    depth,
+                    k,
+                );
+                for &rj in &r {
+                    let want = 1 + (k as u8 + rj) % 7;
+                    assert_eq!((a.reveal(), h.reveal()), (want, want));
+                }
+            }
+        }
+        // Another depth or drops count draws another stream.
+        let a: Vec<u8> = {
+            let mut d = SearchDraws::stratified(&p.board, p.next, p.drops_left, 2, 0);
+            (0..12).map(|_| d.reveal()).collect()
+        };
+        let b: Vec<u8> = {
+            let mut d = SearchDraws::stratified(&p.board, p.next, p.drops_left, 3, 0);
+            (0..12).map(|_| d.reveal()).collect()
+        };
+        assert_ne!(a, b, "{p}");
+    }
+    assert!(moves_checked > 20, "only {moves_checked} revealing moves");
 }
 
 #[test]
@@ -418,6 +508,7 @@ fn shards_of_a_batch_concatenate_into_the_whole_batch() {
         reveal_samples: 1,
         reveal_by_depth: [0; 8],
         paired_reveals: true,
+        stratified_reveals: false,
         chance_schedule: None,
     };
     let run = |first, games| {
@@ -493,6 +584,7 @@ fn fit_harvest_is_thread_independent_and_the_fit_explains_it() {
         reveal_samples: 1,
         reveal_by_depth: [0; 8],
         paired_reveals: false,
+        stratified_reveals: false,
         chance_schedule: None,
     };
     let run = |threads| {
@@ -529,6 +621,7 @@ fn sibling_rollouts_share_the_stream_and_centre_within_positions() {
         reveal_samples: 1,
         reveal_by_depth: [0; 8],
         paired_reveals: false,
+        stratified_reveals: false,
         chance_schedule: None,
     };
     let groups = rollouts(&spec, &Ready::default(), || NoTable, 4, 1, 8);

@@ -328,6 +328,9 @@ pub enum Reveals {
     Sampled,
     /// One reveal sample per chance outcome, followed by that outcome's next disc.
     Paired,
+    /// As `Paired`, with stratified reveal draws shared by a node's columns
+    /// ([`crate::search::SearchDraws::stratified`]).
+    Stratified,
 }
 
 /// The expectimax of `hint` and `auto`: `drop7 play`'s search flags, typed (`Default`: the
@@ -475,6 +478,7 @@ impl Search {
             reveals: match self.reveals {
                 Reveals::Sampled => "sampled",
                 Reveals::Paired => "paired",
+                Reveals::Stratified => "stratified",
             }
             .into(),
             budget: self.budget,

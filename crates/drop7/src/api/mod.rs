@@ -154,7 +154,8 @@ pub struct SearchOptions {
     pub death: f64,
     /// Reveal samples: `N` or a list from the root down (`8,2,2,8`).
     pub reveal_samples: String,
-    /// `paired` or `sampled`.
+    /// `paired`, `stratified` (paired, with [`crate::search::SearchDraws::stratified`]
+    /// draws) or `sampled`.
     pub reveals: String,
     /// A work budget (search moves) per decision instead of a fixed depth.
     pub budget: Option<u64>,
@@ -195,7 +196,7 @@ impl SearchOptions {
     /// The range of `strata`.
     pub const STRATA: RangeInclusive<u8> = 0..=7;
     /// The values of `reveals`.
-    pub const REVEALS: [&'static str; 2] = ["paired", "sampled"];
+    pub const REVEALS: [&'static str; 3] = ["paired", "stratified", "sampled"];
 
     /// Checks the ranges (the CLI's parser checks the same ones, from these consts).
     fn check(&self) -> Result<(), Error> {
@@ -204,7 +205,7 @@ impl SearchOptions {
         check_range("search.strata", self.strata, Self::STRATA)?;
         if !Self::REVEALS.contains(&self.reveals.as_str()) {
             return Err(Error::input(format!(
-                "search.reveals: {:?}, use paired or sampled",
+                "search.reveals: {:?}, use paired, stratified or sampled",
                 self.reveals
             )));
         }
@@ -270,10 +271,20 @@ impl SearchOptions {
         Ok(rules)
     }
 
-    /// `paired`, or `sampled:LIST`.
+    /// Reveals paired with the next disc (`paired` or `stratified`).
+    fn paired(&self) -> bool {
+        matches!(self.reveals.as_str(), "paired" | "stratified")
+    }
+
+    /// Stratified, column-independent reveal draws (`stratified`).
+    fn stratified(&self) -> bool {
+        self.reveals == "stratified"
+    }
+
+    /// `paired`, `stratified`, or `sampled:LIST`.
     fn reveals_label(&self) -> String {
-        if self.reveals == "paired" {
-            "paired".into()
+        if self.paired() {
+            self.reveals.clone()
         } else {
             format!("sampled:{}", self.reveal_samples)
         }
@@ -326,7 +337,8 @@ impl SearchOptions {
             death: self.death,
             reveal_samples: 1,
             reveal_by_depth: self.reveal_by_depth()?,
-            paired_reveals: self.reveals == "paired",
+            paired_reveals: self.paired(),
+            stratified_reveals: self.stratified(),
             chance_schedule: self.chance_schedule()?,
         })
     }

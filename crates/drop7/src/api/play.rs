@@ -227,6 +227,7 @@ struct SequenceJob<'a> {
     death: f64,
     reveal_by_depth: [u32; 8],
     paired_reveals: bool,
+    stratified_reveals: bool,
     rules: Rules,
     chance: ChanceModel,
     draws: ListDraws,
@@ -247,6 +248,7 @@ impl Job for SequenceJob<'_> {
         s.death = self.death;
         s.reveal_by_depth = self.reveal_by_depth;
         s.paired_reveals = self.paired_reveals;
+        s.stratified_reveals = self.stratified_reveals;
         let start = Position::start(&self.rules, crate::Board::GRAY_ROW, &mut self.draws);
         let n = self.draws.discs.len();
         crate::search::play_from(
@@ -294,7 +296,8 @@ fn sequence_game(
     let job = SequenceJob {
         death: o.death,
         reveal_by_depth: o.reveal_by_depth()?,
-        paired_reveals: o.reveals == "paired",
+        paired_reveals: o.paired(),
+        stratified_reveals: o.stratified(),
         rules,
         chance: o.chance(),
         draws,
@@ -414,6 +417,7 @@ struct DecideJob<'a> {
     death: f64,
     reveal_by_depth: [u32; 8],
     paired_reveals: bool,
+    stratified_reveals: bool,
     rules: Rules,
     chance: ChanceModel,
     pos: Position,
@@ -433,6 +437,7 @@ impl Job for DecideJob<'_> {
         s.death = self.death;
         s.reveal_by_depth = self.reveal_by_depth;
         s.paired_reveals = self.paired_reveals;
+        s.stratified_reveals = self.stratified_reveals;
         let d = s.decide_rule(&self.pos, self.depth);
         (d, s.stats, s.stopped())
     }
@@ -463,7 +468,8 @@ pub fn decide(req: &DecideRequest, ctl: Control<'_>) -> Result<DecideResponse, E
         DecideJob {
             death: o.death,
             reveal_by_depth: o.reveal_by_depth()?,
-            paired_reveals: o.reveals == "paired",
+            paired_reveals: o.paired(),
+            stratified_reveals: o.stratified(),
             rules,
             chance: o.chance(),
             pos,

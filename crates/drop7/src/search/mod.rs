@@ -177,6 +177,9 @@ pub struct SearchDraws {
     /// The first [`SearchDraws::LOGGED`] values handed out, 3 bits each, the first in the
     /// lowest bits.
     log: u64,
+    /// The stratum of a stratified sample ([`stratified`](Self::stratified)), or
+    /// [`Self::UNSTRATIFIED`].
+    stratum: u8,
 }
 
 impl SearchDraws {
@@ -202,6 +205,7 @@ impl SearchDraws {
             seeded: false,
             count: 0,
             log: 0,
+            stratum: Self::UNSTRATIFIED,
         }
     }
 
@@ -216,12 +220,63 @@ impl SearchDraws {
             seeded: true,
             count: 0,
             log: 0,
+            stratum: Self::UNSTRATIFIED,
+        }
+    }
+
+    /// The `stratum` of [`sample`](Self::sample)-made draws: none.
+    pub const UNSTRATIFIED: u8 = u8::MAX;
+
+    /// Stratified sample `k` of the reveals of a move that drops `disc` on `board` with
+    /// `drops_left` drops left, searched `depth` deep: reveal `j` of the move takes the value
+    /// `1 + (k + r_j) mod 7`, where `r_0, r_1, ...` (each in 0..7) come from
+    /// `SplitMix64::new(board.hash64() ^ salt(disc, drops_left, depth))` and are the same for
+    /// every `k`. So over samples 0..7 each reveal takes each value exactly once (a
+    /// stratified sample of the reveals' joint distribution, as many strata as the next
+    /// disc has outcomes), and the stream does not depend on the column: every column of a
+    /// node sees the same draws (common random numbers), so the maximum over columns
+    /// compares moves, not luck. Still a pure function of the node, so tables stay exact.
+    #[inline]
+    pub fn stratified(board: &Board, disc: Disc, drops_left: u32, depth: u32, k: u32) -> Self {
+        let mut d = Self::sample(board, 0, disc, 0);
+        d.salt = Self::stratified_salt(disc, drops_left, depth);
+        d.stratum = (k % 7) as u8;
+        d
+    }
+
+    /// [`stratified`](Self::stratified) with the board's [`Board::hash64`] already computed.
+    #[inline]
+    pub fn stratified_hashed(
+        board_hash: u64,
+        disc: Disc,
+        drops_left: u32,
+        depth: u32,
+        k: u32,
+    ) -> Self {
+        let salt = Self::stratified_salt(disc, drops_left, depth);
+        SearchDraws {
+            rng: SplitMix64::new(board_hash ^ salt),
+            board: Board::default(),
+            salt,
+            seeded: true,
+            count: 0,
+            log: 0,
+            stratum: (k % 7) as u8,
         }
     }
 
     #[inline]
     fn salt(col: usize, disc: Disc, k: u32) -> u64 {
         (u64::from(k) << 16) | (col as u64) << 8 | u64::from(disc.code())
+    }
+
+    /// The stratified streams' salt: no column, and a top bit no [`salt`](Self::salt) has.
+    #[inline]
+    fn stratified_salt(disc: Disc, drops_left: u32, depth: u32) -> u64 {
+        (1 << 63)
+            | u64::from(depth.min(255)) << 40
+            | u64::from(drops_left.min(0xff_ffff)) << 16
+            | u64::from(disc.code())
     }
 
     /// The first `min(count, LOGGED)` values handed out, 3 bits each, the first lowest.
@@ -241,7 +296,8 @@ impl Draws for SearchDraws {
             self.rng = SplitMix64::new(self.board.hash64() ^ self.salt);
             self.seeded = true;
         }
-        let v = 1 + ((u128::from(self.rng.next_u64()) * 7) >> 64) as u8;
+        let r = ((u128::from(self.rng.next_u64()) * 7) >> 64) as u8;
+        let v = if self.stratum == Self::UNSTRATIFIED { 1 + r } else { 1 + (r + self.stratum) % 7 };
         if self.count < Self::LOGGED {
             self.log |= u64::from(v) << (3 * self.count);
         }
@@ -375,6 +431,12 @@ pub struct Searcher<E: Evaluator, T: Table, A: Abort = NoAbort> {
     /// outcomes at the cost of one. Applies where the reveal samples are 1; a level with more
     /// samples averages them, each followed by a whole chance node (default off).
     pub paired_reveals: bool,
+    /// Draw the reveals of searched moves from [`SearchDraws::stratified`] instead of
+    /// [`SearchDraws::sample`]: sample `k` of a move gives each of its reveals the stratum
+    /// `k`'s value, so over 7 samples (paired: 7 outcomes) every reveal takes every value
+    /// once, and the draws do not depend on the column (common random numbers across a
+    /// node's columns), as drop7-bench's search samples them (default off).
+    pub stratified_reveals: bool,
     /// The next-disc outcomes of a chance node by its remaining depth (index 0 serves the
     /// replays of a paired move right above the leaves): all the same model unless
     /// [`set_chance_schedule`](Self::set_chance_schedule) varies them. Keyed by remaining
@@ -433,6 +495,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             reveal_samples: 1,
             reveal_by_depth: [0; 8],
             paired_reveals: false,
+            stratified_reveals: false,
             outcomes: [outcome_set(&rules, chance); 8],
             level_in_key: rules.mode != Mode::Hardcore,
             chance_list: None,
@@ -457,6 +520,7 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
             reveal_samples: self.reveal_samples,
             reveal_by_depth: self.reveal_by_depth,
             paired_reveals: self.paired_reveals,
+            stratified_reveals: self.stratified_reveals,
             outcomes: self.outcomes,
             level_in_key: self.level_in_key,
             chance_list: self.chance_list,
@@ -594,7 +658,7 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
         let mut total = 0.0;
         for k in 0..samples {
             let mut child = *pos;
-            let mut draws = SearchDraws::sample(&pos.board, col, pos.next, k);
+            let mut draws = self.draws(pos, col, depth, k);
             let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
             self.stats.moves += 1;
             let gain = turn.points as f64;
@@ -616,7 +680,7 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
     /// their joint distribution: as many reveal samples as outcomes, at the cost of one.
     fn move_value_paired(&mut self, pos: &Position, col: usize, depth: u32) -> f64 {
         let mut child = *pos;
-        let mut draws = SearchDraws::sample(&pos.board, col, pos.next, 0);
+        let mut draws = self.draws(pos, col, depth, 0);
         let turn = child.drop_and_resolve(&self.rules, col, &mut draws);
         self.stats.moves += 1;
         let gain = turn.points as f64;
@@ -646,7 +710,7 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
             if i == 0 {
                 found = Some(usize::MAX);
             } else if n_known > 0 {
-                let mut probe = SearchDraws::sample_hashed(hash, col, pos.next, i as u32);
+                let mut probe = self.draws_hashed(hash, pos, col, depth, i as u32);
                 for _ in 0..longest {
                     probe.reveal();
                 }
@@ -664,7 +728,7 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
                         (child, gain, draws.count, draws.log())
                     } else {
                         let mut c = *pos;
-                        let mut d = SearchDraws::sample_hashed(hash, col, pos.next, i as u32);
+                        let mut d = self.draws_hashed(hash, pos, col, depth, i as u32);
                         let t = c.drop_and_resolve(&self.rules, col, &mut d);
                         self.stats.moves += 1;
                         self.stats.replays += 1;
@@ -704,6 +768,35 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
             sum += w * v;
         }
         sum
+    }
+
+    /// Reveal sample `k` for dropping the next disc in `col` of `pos`, searched `depth` deep:
+    /// [`SearchDraws::sample`], or [`SearchDraws::stratified`] under
+    /// [`stratified_reveals`](Self::stratified_reveals).
+    #[inline]
+    fn draws(&self, pos: &Position, col: usize, depth: u32, k: u32) -> SearchDraws {
+        if self.stratified_reveals {
+            SearchDraws::stratified(&pos.board, pos.next, pos.drops_left, depth, k)
+        } else {
+            SearchDraws::sample(&pos.board, col, pos.next, k)
+        }
+    }
+
+    /// [`draws`](Self::draws) with `pos.board`'s [`Board::hash64`] already computed.
+    #[inline]
+    fn draws_hashed(
+        &self,
+        hash: u64,
+        pos: &Position,
+        col: usize,
+        depth: u32,
+        k: u32,
+    ) -> SearchDraws {
+        if self.stratified_reveals {
+            SearchDraws::stratified_hashed(hash, pos.next, pos.drops_left, depth, k)
+        } else {
+            SearchDraws::sample_hashed(hash, col, pos.next, k)
+        }
     }
 
     /// The leaf value of `pos` (counted), through the leaf cache.
@@ -955,6 +1048,8 @@ pub struct BatchSpec {
     pub reveal_by_depth: [u32; 8],
     /// Reveals paired with the next disc ([`Searcher::paired_reveals`]).
     pub paired_reveals: bool,
+    /// Stratified, column-independent reveal draws ([`Searcher::stratified_reveals`]).
+    pub stratified_reveals: bool,
     /// Chance models by level from the root down ([`Searcher::set_chance_schedule`]);
     /// `None` uses `chance` at every level.
     pub chance_schedule: Option<[ChanceModel; 8]>,
@@ -969,6 +1064,7 @@ impl BatchSpec {
         s.reveal_samples = self.reveal_samples;
         s.reveal_by_depth = self.reveal_by_depth;
         s.paired_reveals = self.paired_reveals;
+        s.stratified_reveals = self.stratified_reveals;
         s
     }
 }
