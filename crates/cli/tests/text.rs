@@ -264,6 +264,7 @@ game # seed # score # level # moves # cpu # s
 direct: mean # (#% CI #), median #, best #, worst #
 decisions by depth: #: #; # search moves per decision
 # s wall, # s per game per thread, # M search moves/s; every record replayed
+reveals: sampled:#; --reveals stratified plays stronger (docs/drop#md, the search)
 leaf: `ready`, the hand-made default; a learned leaf plays stronger: train one with `drop# \
 train` and play it with --eval ntuple:@FILE (docs/drop#md, leaf evaluators)
 "

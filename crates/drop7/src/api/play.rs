@@ -97,7 +97,7 @@ pub struct PlayReport {
     pub table: String,
     /// The chance model (`Exact`, `Strata(3)`, `strata schedule 0,3`).
     pub chance: String,
-    /// `paired`, or `sampled:LIST` (reveal samples from the root down).
+    /// `paired`, `stratified`, or `sampled:LIST` (reveal samples from the root down).
     pub reveals: String,
     /// The master seed.
     pub seed: u64,

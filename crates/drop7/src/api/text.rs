@@ -65,6 +65,13 @@ impl Display for PlayResponse {
             report.seconds_per_game,
             report.search_moves_per_second / 1e6
         )?;
+        if report.reveals != "stratified" {
+            writeln!(
+                f,
+                "reveals: {}; --reveals stratified plays stronger (docs/drop7.md, the search)",
+                report.reveals
+            )?;
+        }
         if report.eval.starts_with("ready") {
             writeln!(
                 f,
