@@ -198,30 +198,13 @@ impl SearchDraws {
     /// the seed also xors in `k << 16`.
     #[inline]
     pub fn sample(board: &Board, col: usize, disc: Disc, k: u32) -> SearchDraws {
-        SearchDraws {
-            rng: SplitMix64::new(0),
-            board: *board,
-            salt: Self::salt(col, disc, k),
-            seeded: false,
-            count: 0,
-            log: 0,
-            stratum: Self::UNSTRATIFIED,
-        }
+        Self::unseeded(board, Self::salt(col, disc, k), Self::UNSTRATIFIED)
     }
 
     /// [`sample`](Self::sample) with the board's [`Board::hash64`] already computed.
     #[inline]
     pub fn sample_hashed(board_hash: u64, col: usize, disc: Disc, k: u32) -> SearchDraws {
-        let salt = Self::salt(col, disc, k);
-        SearchDraws {
-            rng: SplitMix64::new(board_hash ^ salt),
-            board: Board::default(),
-            salt,
-            seeded: true,
-            count: 0,
-            log: 0,
-            stratum: Self::UNSTRATIFIED,
-        }
+        Self::seeded(board_hash, Self::salt(col, disc, k), Self::UNSTRATIFIED)
     }
 
     /// The `stratum` of [`sample`](Self::sample)-made draws: none.
@@ -238,10 +221,7 @@ impl SearchDraws {
     /// compares moves, not luck. Still a pure function of the node, so tables stay exact.
     #[inline]
     pub fn stratified(board: &Board, disc: Disc, drops_left: u32, depth: u32, k: u32) -> Self {
-        let mut d = Self::sample(board, 0, disc, 0);
-        d.salt = Self::stratified_salt(disc, drops_left, depth);
-        d.stratum = (k % 7) as u8;
-        d
+        Self::unseeded(board, Self::stratified_salt(disc, drops_left, depth), (k % 7) as u8)
     }
 
     /// [`stratified`](Self::stratified) with the board's [`Board::hash64`] already computed.
@@ -253,7 +233,27 @@ impl SearchDraws {
         depth: u32,
         k: u32,
     ) -> Self {
-        let salt = Self::stratified_salt(disc, drops_left, depth);
+        Self::seeded(board_hash, Self::stratified_salt(disc, drops_left, depth), (k % 7) as u8)
+    }
+
+    /// Draws seeded from `board`'s hash and `salt` at the first reveal (most moves reveal
+    /// nothing, and then the hash is never computed).
+    #[inline]
+    fn unseeded(board: &Board, salt: u64, stratum: u8) -> Self {
+        SearchDraws {
+            rng: SplitMix64::new(0),
+            board: *board,
+            salt,
+            seeded: false,
+            count: 0,
+            log: 0,
+            stratum,
+        }
+    }
+
+    /// Draws seeded now from a board hash and `salt`.
+    #[inline]
+    fn seeded(board_hash: u64, salt: u64, stratum: u8) -> Self {
         SearchDraws {
             rng: SplitMix64::new(board_hash ^ salt),
             board: Board::default(),
@@ -261,7 +261,7 @@ impl SearchDraws {
             seeded: true,
             count: 0,
             log: 0,
-            stratum: (k % 7) as u8,
+            stratum,
         }
     }
 
@@ -709,7 +709,8 @@ impl<E: Evaluator, T: Table, A: Abort> Searcher<E, T, A> {
             let mut found = None;
             if i == 0 {
                 found = Some(usize::MAX);
-            } else if n_known > 0 {
+            } else if n_known > 0 && !self.stratified_reveals {
+                // (Stratified replays never share: each gives the first reveal another value.)
                 let mut probe = self.draws_hashed(hash, pos, col, depth, i as u32);
                 for _ in 0..longest {
                     probe.reveal();
