@@ -43,6 +43,8 @@ enum Twenty48Command {
         bitarcade 2048 play --games 2 --depth-offset 1   (nneonneo/2048-ai's depth rule)\n  \
         bitarcade 2048 play --games 1000 --seed 2048 --ntuple net.b48 --depth 1   (greedy on the network)\n  \
         bitarcade 2048 play --games 100 --ntuple net.b48 --depth 2\n  \
+        bitarcade 2048 play --games 2 --eval corner --prune-below-pass --depth 3   \
+        (macroxue/2048-ai's corner leaf and pruning)\n  \
         bitarcade 2048 play --seeds 30000..30095 --threads 2 --json   (the standard seeds: \
         game S is the game of --games 1 --seed S)\n\n\
         With --ntuple FILE the leaves are valued by an n-tuple network made by `2048 train` \
@@ -237,6 +239,17 @@ struct SearchArgs {
     /// the row heuristic; the default depth rule becomes --depth 2.
     #[arg(long, value_name = "FILE", conflicts_with = "params")]
     ntuple: Option<PathBuf>,
+    /// Leaf evaluation without --ntuple: `heuristic` (nneonneo/2048-ai's row heuristic,
+    /// --params) or `corner` (macroxue/2048-ai's: rows read left to right and columns top to
+    /// bottom, large tiles pulled to the top-left corner, negative values allowed, a dead end
+    /// worth -max(2^17, 2 r 2^r) for the root's largest rank r).
+    #[arg(long, value_enum, default_value_t = LeafEval::Heuristic)]
+    eval: LeafEval,
+    /// With --eval corner: before each move's search, if the root's own evaluation is at
+    /// least 0, chance nodes whose evaluation is below 2 r 2^r (r: the root's largest rank)
+    /// are valued so instead of expanded (macroxue/2048-ai's pass score).
+    #[arg(long)]
+    prune_below_pass: bool,
     /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the six
     /// largest tiles in its formation, the next of the smallest to build), its move is
     /// played instead of the search's.
@@ -261,6 +274,8 @@ impl SearchArgs {
             prob_cutoff: self.prob_cutoff,
             tt_bits: self.tt_bits,
             params: None,
+            eval: self.eval.into(),
+            prune_below_pass: self.prune_below_pass,
             ntuple: self.ntuple.as_ref().map(|p| p.display().to_string()),
             network: None,
             node_cap: None,
@@ -685,6 +700,22 @@ struct TuneArgs {
     threads: ThreadsArg,
     #[command(flatten)]
     json: JsonArg,
+}
+
+/// `--eval`: the API's [`api::LeafEval`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LeafEval {
+    Heuristic,
+    Corner,
+}
+
+impl From<LeafEval> for api::LeafEval {
+    fn from(e: LeafEval) -> Self {
+        match e {
+            LeafEval::Heuristic => api::LeafEval::Heuristic,
+            LeafEval::Corner => api::LeafEval::Corner,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -726,3 +726,51 @@ fn endgame_tables_build_check_and_advise() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_corner_evaluation_and_its_pruning_are_opt_in() {
+    let board = "2 . . ./. . . 4/. 8 . ./. . . 2";
+    // Pruning by the pass score needs the corner evaluation; a network cannot be combined
+    // with it: exit 2, one line naming the field.
+    for (args, what) in [
+        (vec!["2048", "best", board, "--prune-below-pass"], "search.prune_below_pass"),
+        (vec!["2048", "play", "--games", "1", "--prune-below-pass"], "search.prune_below_pass"),
+        (vec!["2048", "best", board, "--eval", "corner", "--ntuple", "n.b48"], "search.eval"),
+    ] {
+        let out = bitarcade(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(what) && out.stdout.is_empty(), "{args:?}: {err}");
+    }
+    // With it, the search runs and the setting names the evaluation.
+    let b = json(&bitarcade(&[
+        "2048",
+        "best",
+        board,
+        "--eval",
+        "corner",
+        "--prune-below-pass",
+        "--depth",
+        "2",
+        "--json",
+    ]));
+    assert!(b["best"].is_string(), "{b}");
+    let p = json(&bitarcade(&[
+        "2048",
+        "play",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--depth",
+        "1",
+        "--max-moves",
+        "100",
+        "--eval",
+        "corner",
+        "--json",
+    ]));
+    assert!(p["setting"].as_str().unwrap().ends_with("corner evaluation (macroxue/2048-ai)"));
+    assert_eq!(p["summary"]["moves"], 100);
+}

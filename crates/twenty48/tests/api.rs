@@ -172,3 +172,53 @@ fn requests_check_their_ranges_and_name_the_field() {
         "stage: 4, must be 1 to 3"
     );
 }
+
+#[test]
+fn the_corner_evaluation_is_opt_in_checked_and_named() {
+    use api::LeafEval;
+    let err = |r: Result<(), Error>| r.unwrap_err().message().to_string();
+    let search = |s: SearchSpec| PlayRequest { search: s, ..PlayRequest::default() }.check();
+    // Old requests still parse, with the row heuristic and no pruning.
+    let old: SearchSpec = serde_json::from_str(r#"{"depth": 2}"#).unwrap();
+    assert_eq!((old.eval, old.prune_below_pass), (LeafEval::Heuristic, false));
+    let new: SearchSpec =
+        serde_json::from_str(r#"{"depth": 2, "eval": "corner", "prune_below_pass": true}"#)
+            .unwrap();
+    assert_eq!((new.eval, new.prune_below_pass), (LeafEval::Corner, true));
+    search(new.clone()).unwrap();
+    // Bad combinations, named by field.
+    let prune = SearchSpec { prune_below_pass: true, ..SearchSpec::default() };
+    assert!(err(search(prune)).starts_with("search.prune_below_pass: needs search.eval corner"));
+    let with_params = SearchSpec { params: Some(twenty48::search::Params::SHIPPED), ..new.clone() };
+    assert!(err(search(with_params)).starts_with("search.params:"));
+    let with_net = SearchSpec { ntuple: Some("net.b48".into()), ..new.clone() };
+    assert!(err(search(with_net)).starts_with("search.eval: corner"));
+    // The default setting's words are unchanged; the corner setting names itself.
+    let cfg = SearchSpec::default().config().unwrap();
+    assert!(!cfg.prune_below_pass);
+    assert!(!SearchSpec::default().describe(&cfg).contains("corner"));
+    let req = PlayRequest {
+        games: 2,
+        seed: 30000,
+        max_moves: 150,
+        search: SearchSpec { depth: Some(2), tt_bits: 12, ..new },
+        ..PlayRequest::default()
+    };
+    let res = api::play(&req, Control::new()).unwrap();
+    assert_eq!(
+        res.setting,
+        "expectimax, depth 2 move layers, probability cutoff 0.0001, table 2^12, corner \
+         evaluation (macroxue/2048-ai), pruned below the pass score"
+    );
+    assert_eq!(res.summary.moves, 300);
+    // `best` answers with the corner values: a disordered board is worth less than 0.
+    let best = api::best(
+        &api::BestRequest {
+            board: ". . . 2/. . . 4/. . . 8/2 4 8 1024".into(),
+            search: SearchSpec { depth: Some(2), tt_bits: 10, ..req.search.clone() },
+        },
+        Control::new(),
+    )
+    .unwrap();
+    assert!(best.values.iter().all(|v| v.value < 0.0), "{:?}", best.values);
+}

@@ -116,3 +116,20 @@ fn the_bits_are_the_board_word() {
         assert!(p.frames.iter().all(|f| f.bits.is_none()));
     }
 }
+
+#[test]
+fn the_live_game_refuses_the_corner_evaluation() {
+    // The live contract's hint and auto play the row heuristic: a request for another leaf is
+    // refused by name rather than silently answered with the heuristic.
+    use bits::live::{hint, Caps, HintRequest, PositionRequest};
+    let req = HintRequest::<Twenty48> {
+        from: PositionRequest { seed: 4, moves: "LURD".into(), ..Default::default() },
+        search: SearchSpec {
+            depth: Some(2),
+            eval: twenty48::api::LeafEval::Corner,
+            ..SearchSpec::default()
+        },
+    };
+    let e = hint(&req, &Caps::default(), Control::new()).unwrap_err();
+    assert_eq!(e.message(), "search.eval: the live game plays the row heuristic");
+}

@@ -193,6 +193,9 @@ impl Game for Twenty48 {
                 "search: the live game plays the row heuristic, not a network",
             ));
         }
+        if s.eval != super::LeafEval::Heuristic {
+            return Err(Error::input("search.eval: the live game plays the row heuristic"));
+        }
         let depth = u8::try_from(caps.depth).unwrap_or(u8::MAX);
         if let Some(d) = s.depth {
             super::check_range("search.depth", d, SearchSpec::DEPTH)?;

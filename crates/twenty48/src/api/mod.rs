@@ -71,6 +71,23 @@ pub use tune::{tune, TuneGeneration, TuneMethod, TuneRequest, TuneResponse};
 /// The default depth rule's node budget per move (the setting measured in BENCHMARKS.md).
 pub const DEFAULT_BUDGET: u64 = 500_000;
 
+/// The leaf evaluation of the search without a network ([`SearchSpec::eval`]).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LeafEval {
+    /// The row heuristic ([`crate::search::Heuristic`], weights `params`): nneonneo/2048-ai's
+    /// symmetric features; live values at least 0, a dead end 0.
+    #[default]
+    Heuristic,
+    /// macroxue/2048-ai's corner evaluation ([`crate::search::Corner`]): rows read left to
+    /// right and columns top to bottom, large tiles pulled to the top-left corner; values
+    /// may be negative and a dead end is `-max(2^17, 2 * r * 2^r)` for the root's largest
+    /// rank `r`.
+    Corner,
+}
+
 /// The search options of [`play`] and [`best`] (the CLI's search flags), turned into a
 /// [`SearchConfig`] by [`SearchSpec::config`].
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -106,8 +123,17 @@ pub struct SearchSpec {
     pub prob_cutoff: f32,
     /// log2 of the transposition table's entries (16 bytes each; 4..=30).
     pub tt_bits: u8,
-    /// Heuristic weights (default: [`Params::SHIPPED`]); ignored with a network.
+    /// Heuristic weights (default: [`Params::SHIPPED`]); ignored with a network, refused
+    /// with `eval: corner`.
     pub params: Option<Params>,
+    /// The leaf evaluation without a network: `heuristic` (the default) or `corner`
+    /// (macroxue/2048-ai's; not with a network or `params`).
+    pub eval: LeafEval,
+    /// Forward pruning (`eval: corner` only): before each move's search, if the root's own
+    /// evaluation is at least 0, every chance node whose evaluation is below twice the
+    /// root's largest tile score (`2 * r * 2^r`) is valued so instead of expanded
+    /// (macroxue/2048-ai's pass score).
+    pub prune_below_pass: bool,
     /// The name of the network (its file), shown in the setting's description.
     pub ntuple: Option<String>,
     /// The n-tuple network that values the leaves instead of the row heuristic (one stage or
@@ -145,6 +171,8 @@ impl Default for SearchSpec {
             prob_cutoff: 1e-4,
             tt_bits: 20,
             params: None,
+            eval: LeafEval::Heuristic,
+            prune_below_pass: false,
             ntuple: None,
             network: None,
             node_cap: None,
@@ -196,6 +224,22 @@ impl SearchSpec {
         if let Some(p) = &self.params {
             p.check().map_err(Error::input)?;
         }
+        if self.eval == LeafEval::Corner {
+            if self.network.is_some() || self.ntuple.is_some() {
+                return Err(Error::input(
+                    "search.eval: corner values the leaves, a network (search.ntuple) cannot too",
+                ));
+            }
+            if self.params.is_some() {
+                return Err(Error::input(
+                    "search.params: heuristic weights, meaningless with search.eval corner",
+                ));
+            }
+        } else if self.prune_below_pass {
+            return Err(Error::input(
+                "search.prune_below_pass: needs search.eval corner (the pass score is on its scale)",
+            ));
+        }
         if let Some(d) = self.min_depth {
             check_range("search.min_depth", d, Self::DEPTH)?;
         }
@@ -227,6 +271,7 @@ impl SearchSpec {
             boost: self.boost,
             prefetch: true,
             incremental: true,
+            prune_below_pass: self.prune_below_pass,
         })
     }
 
@@ -256,6 +301,10 @@ impl SearchSpec {
         let eval = match (&self.ntuple, &self.network) {
             (Some(name), _) => format!(", n-tuple network {name}"),
             (None, Some(_)) => ", n-tuple network".to_string(),
+            (None, None) if self.eval == LeafEval::Corner => {
+                let prune = if cfg.prune_below_pass { ", pruned below the pass score" } else { "" };
+                format!(", corner evaluation (macroxue/2048-ai){prune}")
+            }
             (None, None) => String::new(),
         };
         let tables = if self.table_names.is_empty() {

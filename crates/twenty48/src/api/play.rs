@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_range, workers, Control, Error, Progress, SearchSpec, Shard, Step};
+use super::{check_range, workers, Control, Error, LeafEval, Progress, SearchSpec, Shard, Step};
 use crate::batch::{GameResult, Summary};
 use crate::multistage::MultiEval;
 use crate::ntuple::NetEval;
-use crate::search::{Choice, Evaluator, Heuristic, Params, SearchConfig, Searcher};
+use crate::search::{Choice, Corner, Evaluator, Heuristic, Params, SearchConfig, Searcher};
 use crate::{Board, Game, Status};
 
 /// A batch of games with the expectimax player (`2048 play`).
@@ -127,6 +127,7 @@ pub fn play(req: &PlayRequest, ctl: Control) -> Result<PlayResponse, Error> {
         // A one-stage file plays through the single network's evaluator, exactly as before.
         Some(net) if net.count() == 1 => play_with(req, cfg, &NetEval(net.stage(0)), ctl),
         Some(net) => play_with(req, cfg, &MultiEval(net), ctl),
+        None if req.search.eval == LeafEval::Corner => play_with(req, cfg, &Corner, ctl),
         None => {
             let h = Heuristic::new(req.search.params.unwrap_or(Params::SHIPPED));
             play_with(req, cfg, &h, ctl)
@@ -333,6 +334,7 @@ pub fn best(req: &BestRequest, ctl: Control) -> Result<BestResponse, Error> {
     match &req.search.network {
         Some(net) if net.count() == 1 => best_with(board, req, cfg, &NetEval(net.stage(0)), ctl),
         Some(net) => best_with(board, req, cfg, &MultiEval(net), ctl),
+        None if req.search.eval == LeafEval::Corner => best_with(board, req, cfg, &Corner, ctl),
         None => {
             let h = Heuristic::new(req.search.params.unwrap_or(Params::SHIPPED));
             best_with(board, req, cfg, &h, ctl)

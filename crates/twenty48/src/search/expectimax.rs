@@ -47,7 +47,15 @@
 //!   estimate of the score to come, dead end = score built so far). The evaluator is a type
 //!   parameter, so each search is compiled for its evaluator (static dispatch) and the
 //!   heuristic search is the same code as before the trait. A move that would create a 65536
-//!   is worth [`WIN_VALUE`].
+//!   is worth [`WIN_VALUE`]. The corner evaluation ([`crate::search::Corner`],
+//!   macroxue/2048-ai's) takes negative values: it has no floor, and its dead end's value
+//!   comes from the root ([`Evaluator::at_root`]).
+//! - **Forward pruning** (opt-in, [`SearchConfig::prune_below_pass`]): an evaluator may give
+//!   a root search a pass score ([`RootTerms::pass`]); a chance node that would be expanded
+//!   but whose own value is below it is not expanded and is worth that value
+//!   ([`Searcher::pruned`] counts them). The row heuristic gives none, so the option changes
+//!   nothing with it. With [`SearchConfig::keep_table`], entries kept from an earlier move
+//!   were searched under that move's pass score.
 //! - **Move generator**: [`MoveGen`] is the only way the search moves a board, so the same
 //!   search runs on the fast engine ([`FastMoves`]) and on the reference engine
 //!   ([`crate::search::ReferenceMoves`]) for side-by-side node rates.
@@ -97,6 +105,23 @@ pub trait Evaluator {
     fn eval_transposed(&self, b: Board, _t: u64) -> f32 {
         self.eval(b)
     }
+
+    /// What a root search from `root` takes from its root board (once per root search):
+    /// none by default.
+    #[inline(always)]
+    fn at_root(&self, _root: Board) -> RootTerms {
+        RootTerms::default()
+    }
+}
+
+/// What a root search takes from its root board ([`Evaluator::at_root`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RootTerms {
+    /// The pass score: with [`SearchConfig::prune_below_pass`], a chance node that would be
+    /// expanded but whose own value is below it is not expanded and is worth that value.
+    pub pass: Option<f32>,
+    /// The value of every dead end met in this search, instead of [`Evaluator::dead_end`].
+    pub dead_end: Option<f32>,
 }
 
 /// The row heuristic: a dead end is worth 0 and a live max node at least 0 (the search's
@@ -276,6 +301,11 @@ pub struct SearchConfig {
     /// bench` times both.
     #[serde(default = "yes")]
     pub incremental: bool,
+    /// Forward pruning by the evaluator's pass score ([`RootTerms::pass`]): a chance node
+    /// whose own value is below it is valued so, not expanded. Only an evaluator that gives
+    /// a pass score prunes (the corner evaluation); off by default.
+    #[serde(default)]
+    pub prune_below_pass: bool,
 }
 
 impl Default for SearchConfig {
@@ -292,6 +322,7 @@ impl Default for SearchConfig {
             boost: 1.0,
             prefetch: true,
             incremental: true,
+            prune_below_pass: false,
         }
     }
 }
@@ -337,6 +368,12 @@ pub struct Searcher<'h, G: MoveGen = FastMoves, E: Evaluator = Heuristic> {
     stopped: bool,
     /// Each move's value in the last root search (`None`: the move changes nothing).
     root_values: [Option<f32>; 4],
+    /// The current root search's pass score (only with [`SearchConfig::prune_below_pass`]).
+    pass: Option<f32>,
+    /// The current root search's dead-end value, if the evaluator gives one.
+    dead_end: Option<f32>,
+    /// Chance nodes not expanded because their value was below the pass score.
+    pruned: u64,
 }
 
 impl<'h> Searcher<'h, FastMoves> {
@@ -370,6 +407,9 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
             cap_at: u64::MAX,
             stopped: false,
             root_values: [None; 4],
+            pass: None,
+            dead_end: None,
+            pruned: 0,
         }
     }
 
@@ -449,6 +489,12 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     /// rate).
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Chance nodes left unexpanded so far because their value was below the root search's
+    /// pass score ([`SearchConfig::prune_below_pass`]).
+    pub fn pruned(&self) -> u64 {
+        self.pruned
     }
 
     /// The settings.
@@ -538,6 +584,9 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
 
     /// The root search itself, in the current table generation.
     fn root(&mut self, board: Board, layers: u8) -> Option<Choice> {
+        let terms = self.heur.at_root(board);
+        self.pass = if self.cfg.prune_below_pass { terms.pass } else { None };
+        self.dead_end = terms.dead_end;
         let mut best: Option<Choice> = None;
         let moves = self.gen.shift_all(board);
         self.nodes += 4;
@@ -593,6 +642,15 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     fn chance(&mut self, board: Board, layers: u8, prob: f32) -> f32 {
         if layers == 0 || prob < self.cfg.prob_cutoff {
             return self.heur.eval(board);
+        }
+        if let Some(pass) = self.pass {
+            // Forward pruning (before the table: a pruned node is never stored, so within one
+            // root search the table holds no value of a node below the pass score).
+            let v = self.heur.eval(board);
+            if v < pass {
+                self.pruned += 1;
+                return v;
+            }
         }
         if let Some(v) = self.probe(board, layers) {
             return v;
@@ -775,7 +833,10 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
     #[inline(always)]
     fn settle(&self, board: Board, best: f32) -> f32 {
         if best == f32::NEG_INFINITY {
-            self.heur.dead_end(board)
+            match self.dead_end {
+                Some(v) => v,
+                None => self.heur.dead_end(board),
+            }
         } else {
             best.max(self.heur.floor())
         }
@@ -974,6 +1035,113 @@ mod tests {
         let fresh = Searcher::new(&h, cfg).best_move(b);
         let mut again = Searcher::new(&h, cfg).with_abort(Some(&set));
         assert_eq!(again.best_move(b), fresh);
+    }
+
+    #[test]
+    fn prune_below_pass_changes_nothing_with_the_heuristic() {
+        // The row heuristic gives no pass score: the option leaves values, moves and node
+        // counts as they were (the default search is untouched by the corner options).
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig { depth: Depth::Fixed(3), tt_bits: 14, ..Default::default() };
+        let mut plain = Searcher::new(&h, cfg);
+        let mut flagged = Searcher::new(&h, SearchConfig { prune_below_pass: true, ..cfg });
+        let mut game = crate::Game::new(13);
+        for _ in 0..80 {
+            let a = plain.best_move(game.board());
+            assert_eq!(a, flagged.best_move(game.board()), "on {}", game.board());
+            assert_eq!(plain.nodes(), flagged.nodes(), "on {}", game.board());
+            assert_eq!(flagged.pruned(), 0);
+            match a {
+                Some(c) => game.play(c.dir).unwrap(),
+                None => break,
+            }
+        }
+    }
+
+    #[test]
+    fn corner_values_go_negative_and_a_dead_end_is_worth_the_roots_penalty() {
+        use crate::search::Corner;
+        // Left merges the 8s; a 2 spawned in the freed corner then leaves no move (a dead
+        // end), a 4 does not. Right leaves a live board either way.
+        let b: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8".parse().unwrap();
+        let cfg = SearchConfig { depth: Depth::Fixed(2), tt_bits: 10, ..Default::default() };
+        let mut s = Searcher::with_evaluator(&Corner, cfg);
+        s.search_root(b, 2).unwrap();
+        let left = b.play(Dir::Left).unwrap().board;
+        let dead = Board(left.0 | 1 << (4 * 15));
+        assert!(!dead.can_move());
+        let four = Board(left.0 | 2 << (4 * 15));
+        let best = four
+            .shift_all()
+            .boards
+            .into_iter()
+            .filter(|&nb| nb != four)
+            .map(|nb| Corner.eval(nb))
+            .fold(f32::NEG_INFINITY, f32::max);
+        // The dead end is -max(2^17, 2 * 3 * 8) = -131072 (the root's largest tile is 8).
+        let want = (0.0f32 + 0.9 * -131_072.0) + 0.1 * best;
+        let i = Dir::ALL.iter().position(|&d| d == Dir::Left).unwrap();
+        assert_eq!(s.root_values()[i], Some(want));
+        // No floor: every value on this disordered board is negative.
+        assert!(s.root_values().iter().flatten().all(|&v| v < 0.0), "{:?}", s.root_values());
+    }
+
+    #[test]
+    fn pruning_expands_no_chance_node_below_the_pass_score() {
+        use crate::search::Corner;
+        // Along a game played by the corner evaluation without pruning, search every board
+        // with and without it. Pruning only removes work: never more nodes; where nothing was
+        // pruned, the same values, moves and nodes; a root child below the pass score is worth
+        // its own evaluation (not expanded); and a root whose evaluation is negative prunes
+        // nothing.
+        let cfg = SearchConfig { depth: Depth::Fixed(3), tt_bits: 14, ..Default::default() };
+        let mut off = Searcher::with_evaluator(&Corner, cfg);
+        let mut on =
+            Searcher::with_evaluator(&Corner, SearchConfig { prune_below_pass: true, ..cfg });
+        let mut game = crate::Game::new(17);
+        let (mut searched, mut pruning, mut root_pruned, mut unpruned) = (0, 0, 0, 0);
+        for _ in 0..400 {
+            let b = game.board();
+            let (n_off, p_on, n_on) = (off.nodes(), on.pruned(), on.nodes());
+            let a = off.best_move(b);
+            let c = on.best_move(b);
+            let (n_off, p_on, n_on) = (off.nodes() - n_off, on.pruned() - p_on, on.nodes() - n_on);
+            assert_eq!(off.pruned(), 0);
+            assert!(n_on <= n_off, "on {b}: {n_on} nodes pruned, {n_off} not");
+            searched += 1;
+            match Corner::pass_score(b) {
+                None => {
+                    assert_eq!(p_on, 0, "on {b}: negative root, yet pruned");
+                    assert_eq!(a, c, "on {b}");
+                }
+                Some(pass) => {
+                    for (i, nb) in b.shift_all().boards.into_iter().enumerate() {
+                        let v = Corner.eval(nb);
+                        if nb != b && v < pass {
+                            assert_eq!(on.root_values()[i], Some(v), "on {b}, move {i}");
+                            root_pruned += 1;
+                        }
+                    }
+                }
+            }
+            if p_on == 0 {
+                unpruned += 1;
+                assert_eq!(a, c, "on {b}");
+                assert_eq!(n_on, n_off, "on {b}");
+            } else {
+                pruning += 1;
+                assert!(n_on < n_off, "on {b}: {p_on} pruned but {n_on} nodes of {n_off}");
+            }
+            match a {
+                Some(c) => game.play(c.dir).unwrap(),
+                None => break,
+            }
+        }
+        assert!(searched > 200, "the game ended after {searched} moves");
+        assert!(
+            pruning > 20 && unpruned > 0 && root_pruned > 0,
+            "{pruning} {unpruned} {root_pruned}"
+        );
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! The expectimax player: row-table heuristic, search, and the reference move generator used
-//! to measure the search's node rate side by side.
+//! to measure the search's node rate side by side; also macroxue/2048-ai's corner evaluation
+//! ([`corner`]), an opt-in alternative leaf.
 
+pub mod corner;
 pub mod expectimax;
 pub mod heuristic;
 
+pub use corner::Corner;
 pub use expectimax::{
-    Choice, Depth, Evaluator, FastMoves, MoveGen, SearchConfig, SearchPlayer, Searcher,
+    Choice, Depth, Evaluator, FastMoves, MoveGen, RootTerms, SearchConfig, SearchPlayer, Searcher,
 };
 pub use heuristic::{Heuristic, Params};
 
