@@ -154,12 +154,13 @@ struct SearchOpts {
     /// the moves above the leaves; the last entry repeats deeper).
     #[arg(long, default_value_t = SearchOptions::default().reveal_samples)]
     reveal_samples: String,
-    /// How a searched move that reveals grays is valued: `paired` (one reveal sample per
-    /// chance outcome, each followed by that outcome's next disc: as many samples as
-    /// outcomes at the cost of one; levels given more than one --reveal-samples average
-    /// those instead), `stratified` (paired, with reveal sample k giving every reveal the
-    /// value of stratum k, so each reveal takes each value once over the 7 outcomes, and the
-    /// same draws for every column of a node), or `sampled` (the --reveal-samples average).
+    /// How a searched move that reveals grays is valued: `stratified` (the default and the
+    /// strongest measured: one reveal sample per chance outcome, each followed by that
+    /// outcome's next disc, with sample k giving every reveal the value of stratum k, so
+    /// each reveal takes each value once over the 7 outcomes, and the same draws for every
+    /// column of a node), `paired` (as stratified, with plain random draws per column;
+    /// levels given more than one --reveal-samples average those instead), or `sampled`
+    /// (the --reveal-samples average; cheapest, weakest).
     #[arg(long, default_value_t = SearchOptions::default().reveals,
           value_parser = SearchOptions::REVEALS)]
     reveals: String,

@@ -555,15 +555,15 @@ fn decide_text_is_frozen() {
     let text = stdout(bitarcade(&["drop7", "decide", DECIDE_AT, "--depth", "3"]));
     let want = "\
 ......./......./......./......./......./..3..../####### next=5 level=1 drops=4 score=0
-column 1:        -9077.5  <- best
-column 2:        -9108.7
-column 3:        -9810.0
-column 4:        -9100.4
-column 5:        -9269.9
-column 6:        -9126.2
-column 7:        -9297.2
-after: ......./......./......./......./......./5.3..../####### next=# level=1 drops=3 score=0
-depth 3 (3): 14217 moves searched in ";
+column 1:        -9251.5
+column 2:        -9203.3  <- best
+column 3:        -9801.1
+column 4:        -9295.5
+column 5:        -9247.5
+column 6:        -9226.0
+column 7:        -9281.1
+after: ......./......./......./......./......./.53..../####### next=# level=1 drops=3 score=0
+depth 3 (3): 16221 moves searched in ";
     assert!(text.starts_with(want), "{text}");
     let args = ["--reveals", "paired", "--budget", "40000", "--min-depth", "2", "--max-depth", "4"];
     let text = stdout(bitarcade(&[&["drop7", "decide", DECIDE_AT][..], &args[..]].concat()));
@@ -578,24 +578,24 @@ fn play_ab_and_fit_text_is_frozen() {
         stdout(bitarcade(&[&args[..], &["--eval", "crowding", "--max-moves", "20"]].concat()));
     assert_eq!(
         text.lines().nth(3),
-        Some("3 games, hardcore mode, depth 1, eval crowding:600,500,250,800,3000, reveals sampled:1, table direct: mean 69062 (95% CI 67440..70684), median 68710, best 69815, worst 68660")
+        Some("3 games, hardcore mode, depth 1, eval crowding:600,500,250,800,3000, reveals stratified, table direct: mean 69062 (95% CI 67440..70684), median 68710, best 69815, worst 68660")
     );
     let args = ["drop7", "ab", "--a", "crowding", "--b", "points", "--games", "6", "--depth", "1"];
     let text = stdout(bitarcade(&[&args[..], &["-j", "1", "--max-moves", "60"]].concat()));
     assert_eq!(
         text,
         "\
-A crowding:600,500,250,800,3000 (reveals sampled, samples 1): mean 112238, median 104070, best 138444
-B points (reveals sampled, samples 1): mean 97488, median 102948, best 104432
-A - B over 6 paired games: 14750 (95% CI -9488..38988), paired t = 1.56, p = 0.1177; A better in 5, B in 1
+A crowding:600,500,250,800,3000 (reveals stratified, samples 1): mean 118672, median 112922, best 158411
+B points (reveals stratified, samples 1): mean 97790, median 103028, best 104903
+A - B over 6 paired games: 20881 (95% CI -6521..48284), paired t = 1.96, p = 0.0501; A better in 5, B in 1
 "
     );
     let text = stdout(bitarcade(&["drop7", "fit", "--depth", "1", "--games", "6", "--seed", "9"]));
     assert!(text.starts_with("\
-# drop7 fit: --eval ready:900,500,375,800,4500,1200,0 --depth 1 --reveals sampled:1 --games 6 --seed 9 --target end --ridge 0.001
-# 369 boards, mean target 105735, R^2 0.7296, held out (2 folds by game) 0.2957
-bias 427023.65921949083
-v1 -13990.642268349031
+# drop7 fit: --eval ready:900,500,375,800,4500,1200,0 --depth 1 --reveals stratified --games 6 --seed 9 --target end --ridge 0.001
+# 284 boards, mean target 76526, R^2 0.8398, held out (2 folds by game) 0.6359
+bias 139465.54293607062
+v1 -13631.570909018801
 "), "{text}");
 }
 

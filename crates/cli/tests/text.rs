@@ -235,7 +235,7 @@ fn drop7_replay_sweep_bench_budget_and_train() {
     let rec_s = rec.to_str().unwrap();
     ok(&["drop7", "play", "--depth", "1", "--games", "2", "--seed", "4", "--record", rec_s], &dir);
     let (out, _) = ok(&["drop7", "replay", rec_s], &dir);
-    assert_eq!(out, "game 1: ok, 36 turns, score 119997\ngame 2: ok, 35 turns, score 103240\n");
+    assert_eq!(out, "game 1: ok, 70 turns, score 227930\ngame 2: ok, 75 turns, score 243986\n");
     let (out, _) = ok(&["drop7", "sweep", "--games", "20", "--seed", "3"], &dir);
     assert_eq!(mask(&out, ""), "# games, # turns: engine and reference identical (# s)\n");
     let bench = ["drop7", "bench", "--games", "50", "--positions", "2", "--depths", "2"];
@@ -255,19 +255,28 @@ depth table ms/decision moves/decision nodes/decision nodes removed hit rate spe
 "
     );
     let budget = ["drop7", "play", "--budget", "20000", "--min-depth", "1", "--max-depth", "2"];
-    let (out, _) = ok(&[&budget[..], &["--games", "2", "--seed", "4"]].concat(), &dir);
+    let (out, _) = ok(&[&budget[..], &["--games", "3", "--seed", "4"]].concat(), &dir);
     assert_eq!(
         mask(&out, ""),
         "game # seed # score # level # moves # cpu # s
 game # seed # score # level # moves # cpu # s
-# games, hardcore mode, depth budget # (#), eval ready:#,#,#,#,#,#,#, reveals sampled:#, table \
+game # seed # score # level # moves # cpu # s
+# games, hardcore mode, depth budget # (#), eval ready:#,#,#,#,#,#,#, reveals stratified, table \
 direct: mean # (#% CI #), median #, best #, worst #
 decisions by depth: #: #; # search moves per decision
 # s wall, # s per game per thread, # M search moves/s; every record replayed
-reveals: sampled:#; --reveals stratified plays stronger (docs/drop#md, the search)
 leaf: `ready`, the hand-made default; a learned leaf plays stronger: train one with `drop# \
 train` and play it with --eval ntuple:@FILE (docs/drop#md, leaf evaluators)
 "
+    );
+    // Under a weaker reveal handling than the default, the report says so and names it.
+    let (out, _) =
+        ok(&[&budget[..], &["--games", "1", "--seed", "4", "--reveals", "paired"]].concat(), &dir);
+    assert!(
+        out.contains(
+            "\nreveals: paired; --reveals stratified plays stronger (docs/drop7.md, the search)\n"
+        ),
+        "{out}"
     );
     let net = dir.join("n.d7n");
     let (out, err) = ok(

@@ -180,7 +180,7 @@ impl Default for SearchOptions {
             no_rise_chain: false,
             death: 1_000_000.0,
             reveal_samples: "1".into(),
-            reveals: "sampled".into(),
+            reveals: "stratified".into(),
             budget: None,
             min_depth: None,
             max_depth: None,
