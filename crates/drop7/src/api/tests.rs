@@ -111,6 +111,9 @@ fn an_unset_flag_changes_no_value() {
     let rules = Rules::new(Mode::Hardcore);
     let mut s =
         crate::search::Searcher::new(rules, ChanceModel::Exact, Ready::default(), Direct::new(16));
+    // The API's default reveals are `stratified`: paired, with stratified draws.
+    s.paired_reveals = true;
+    s.stratified_reveals = true;
     let pos: crate::Position = START.parse().unwrap();
     let d = s.decide(&pos, 3);
     assert_eq!(a.values, d.values.to_vec());
