@@ -90,6 +90,16 @@ enum Drop7Command {
         bitarcade drop7 train --games 4000000 --shape anchor --method tc --alpha 0.0135 --optimistic 340000 --clamp 510000 --reveal-samples 7 --out tc.d7n   (12 GB)\n  \
         bitarcade drop7 ab --a ntuple:@net.d7n --b ready --reveals paired --depth 3 --games 256 --seed 5")]
     Train(TrainArgs),
+    /// The weight-by-weight mean of n-tuple networks of one shape (from `drop7 train`), as
+    /// one weight file: the leaf `ntuple:@A+@B..` at one network's memory and lookups.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 average anchor2.d7n anchor3.d7n --out mean.d7n\n  \
+        bitarcade drop7 average a.d7n b.d7n c.d7n --out mean.d7n --json\n  \
+        bitarcade drop7 play --eval ntuple:@mean.d7n --depth 3 --games 512 --seed 6 -j 2\n\n\
+        The header written is the first file's (games, seed, alpha), so `train --from mean.d7n` \
+        continues the first file's stream of training games. Memory: the running sum and one \
+        file (8 GB for the 4 GB anchor shape).")]
+    Average(AverageArgs),
     /// Linear mixes of `fitted` weight files: K1 * FILE1 + K2 * FILE2 + ... feature by
     /// feature, for `--eval fitted:@OUT`.
     #[command(after_help = "Examples:\n  \
@@ -382,6 +392,7 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Fit(a) => fit(a),
         Drop7Command::Train(a) => train(a),
         Drop7Command::Mix(a) => mix(a),
+        Drop7Command::Average(a) => average(a),
         Drop7Command::Tune(a) => tune(a),
     }
 }
@@ -732,6 +743,54 @@ fn mix(a: MixArgs) -> CliResult {
     }
 }
 
+/// A report on a file written to `out`: as JSON with an `out` field added, or its text.
+fn print_with_out<T: Serialize>(
+    json: bool,
+    report: &T,
+    out: &Path,
+    text: impl FnOnce(&str) -> String,
+) -> CliResult {
+    let name = out.display().to_string();
+    if json {
+        let mut v = serde_json::to_value(report)
+            .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
+        v["out"] = name.into();
+        return print_json(&v);
+    }
+    print!("{}", text(&name));
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// average
+
+#[derive(Args, Debug)]
+struct AverageArgs {
+    /// The weight files, at least two, of one shape.
+    #[arg(value_name = "FILE", num_args = 2.., required = true)]
+    files: Vec<PathBuf>,
+    /// Write the mean network here (atomically).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+fn average(a: AverageArgs) -> CliResult {
+    let mut avg = api::Average::new();
+    for path in &a.files {
+        let name = path.display().to_string();
+        let file = match std::fs::read(path) {
+            Ok(bytes) => InputFile::new(name, bytes),
+            Err(e) => InputFile::unreadable(name, format!("{}: cannot read: {e}", path.display())),
+        };
+        avg.add(&file, Control::new())?;
+    }
+    let (net, meta, r) = avg.finish()?;
+    write_stream_atomic(&a.out, |f| drop7::search::ntuple::write_to(&net, &meta, f))?;
+    print_with_out(a.json.json, &r, &a.out, |out| r.text(out))
+}
+
 // ---------------------------------------------------------------------------------------
 // tune
 
@@ -852,12 +911,5 @@ fn train(a: TrainArgs) -> CliResult {
         Ok(())
     };
     let r = api::train(&req, Control::new().with_progress(&lines), &mut write)?;
-    if a.json.json {
-        let mut v = serde_json::to_value(&r)
-            .map_err(|e| CliError::failed(format!("cannot encode JSON: {e}")))?;
-        v["out"] = a.out.display().to_string().into();
-        return print_json(&v);
-    }
-    print!("{}", r.text(&a.out.display().to_string()));
-    Ok(())
+    print_with_out(a.json.json, &r, &a.out, |out| r.text(out))
 }

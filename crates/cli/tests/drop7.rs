@@ -759,3 +759,72 @@ fn anchor_networks_train_resume_play_and_bad_flags_exit_2() {
     assert!(!std::path::Path::new(&x).exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn average_writes_the_mean_network_that_values_as_the_two_file_leaf() {
+    let dir = std::env::temp_dir().join(format!("drop7-average-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let train = |seed: &str, shape: &str, out: &str| {
+        let out = bitarcade(&[
+            "drop7", "train", "--games", "30", "--seed", seed, "--alpha", "0.02", "--shape", shape,
+            "--out", out, "--json",
+        ]);
+        json(&out)
+    };
+    let (a, b, c) = (path("a.d7n"), path("b.d7n"), path("c.d7n"));
+    train("3", "rows=0111222 size=4099", &a);
+    train("4", "rows=0111222 size=4099", &b);
+    train("5", "rows=0112233 size=4099", &c);
+    let (m, again) = (path("m.d7n"), path("again.d7n"));
+    let r = json(&bitarcade(&["drop7", "average", &a, &b, "--out", &m, "--json"]));
+    assert_eq!((r["games"].as_u64(), r["seed"].as_u64()), (Some(30), Some(3)), "a's header");
+    assert_eq!(r["weights"], 20495);
+    let text = bitarcade(&["drop7", "average", &a, &b, "--out", &again]);
+    assert!(text.status.success());
+    let line = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        line.contains("the mean of 2 networks")
+            && line.contains(r["fingerprint"].as_str().unwrap()),
+        "{line}"
+    );
+    assert_eq!(
+        std::fs::read(&m).unwrap(),
+        std::fs::read(&again).unwrap(),
+        "same files, same bytes"
+    );
+    // The mean file values every column as the two-file leaf does, up to f32 rounding.
+    let values = |eval: &str| {
+        let v =
+            json(&bitarcade(&["drop7", "decide", START, "--eval", eval, "--depth", "2", "--json"]));
+        v["values"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect::<Vec<_>>()
+    };
+    let (one, two) = (values(&format!("ntuple:@{m}")), values(&format!("ntuple:@{a}+@{b}")));
+    let (va, vb) = (values(&format!("ntuple:@{a}")), values(&format!("ntuple:@{b}")));
+    assert_ne!(va, vb, "the two networks differ");
+    for (x, y) in one.iter().zip(&two) {
+        assert!((x - y).abs() <= 1e-4 * y.abs().max(1.0), "{one:?} vs {two:?}");
+    }
+    // Bad input: one line, exit 2.
+    std::fs::write(path("text.d7n"), "hello").unwrap();
+    for (args, what) in [
+        (vec![a.as_str()], "2 values required"),
+        (vec![&a, &c], "shape"),
+        (vec![&a, &path("missing.d7n")], "cannot read"),
+        (vec![&a, &path("text.d7n")], "magic"),
+    ] {
+        let x = path("x.d7n");
+        let mut all = vec!["drop7", "average"];
+        all.extend(args.iter().copied());
+        all.extend(["--out", &x]);
+        let out = bitarcade(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(what), "{err}");
+        if what != "2 values required" {
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+        }
+    }
+    assert!(!dir.join("x.d7n").exists(), "nothing written on error");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -34,6 +34,7 @@
 //! assert!(out.values[out.best_column - 1].is_some());
 //! ```
 
+mod average;
 mod bench;
 pub mod contract;
 mod fit;
@@ -49,6 +50,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub use average::{Average, AverageResponse};
 pub use bench::{bench, BenchRequest, BenchResponse, DecisionBench, EngineBench};
 pub use bits::job::{Control, Error, Progress, Shard};
 pub use fit::{fit, mix, FitReport, FitRequest, FitResponse, MixRequest, MixResponse};

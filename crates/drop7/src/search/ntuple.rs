@@ -1324,6 +1324,17 @@ pub fn write_to(net: &NTuple, meta: &Meta, w: impl std::io::Write) -> std::io::R
 /// Reads a weight file written by [`encode`], checking the magic, version, shape, length and
 /// checksum.
 pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
+    let (shape, meta, body) = decode_parts(bytes)?;
+    let weights = ntuple::Weights::from_vec(&shape.table_sizes(), f32s(body).collect())
+        .expect("decode_parts checked the length");
+    Ok((NTuple { shape, weights }, meta))
+}
+
+/// [`decode`]'s checks (magic, version, shape, length, checksum) without building the
+/// network: the shape, the header and the weights' bytes ([`Shape::weights`] little-endian
+/// `f32`s, table after table), so a caller can read a 4 GB file's weights without a
+/// second 4 GB (`drop7 average`).
+pub fn decode_parts(bytes: &[u8]) -> Result<(Shape, Meta, &[u8]), FileError> {
     let mut r = Reader::new(bytes);
     if r.take(8, "magic").map_err(|_| FileError::Magic)? != MAGIC {
         return Err(FileError::Magic);
@@ -1347,10 +1358,7 @@ pub fn decode(bytes: &[u8]) -> Result<(NTuple, Meta), FileError> {
         return Err(FileError::Length { expected, found: bytes.len() });
     }
     let body = unseal(bytes)?;
-    let weights =
-        ntuple::Weights::from_vec(&shape.table_sizes(), f32s(&body[r.position()..]).collect())
-            .expect("the length checked above");
-    Ok((NTuple { shape, weights }, Meta { games, seed, alpha }))
+    Ok((shape, Meta { games, seed, alpha }, &body[r.position()..]))
 }
 
 /// The first 8 bytes of a TC accumulator file ([`encode_coherence`]).
