@@ -100,6 +100,12 @@ enum Drop7Command {
         continues the first file's stream of training games. Memory: the running sum and one \
         file (8 GB for the 4 GB anchor shape).")]
     Average(AverageArgs),
+    /// What n-tuple weight files hold (shape, training games, seed, step, fingerprint),
+    /// after the checks a load makes.
+    #[command(after_help = "Examples:\n  \
+        bitarcade drop7 info anchor2.d7n\n  \
+        bitarcade drop7 info anchor2.d7n mean.d7n --json")]
+    Info(InfoArgs),
     /// Linear mixes of `fitted` weight files: K1 * FILE1 + K2 * FILE2 + ... feature by
     /// feature, for `--eval fitted:@OUT`.
     #[command(after_help = "Examples:\n  \
@@ -393,6 +399,7 @@ pub fn run(args: Drop7Args) -> CliResult {
         Drop7Command::Train(a) => train(a),
         Drop7Command::Mix(a) => mix(a),
         Drop7Command::Average(a) => average(a),
+        Drop7Command::Info(a) => info(a),
         Drop7Command::Tune(a) => tune(a),
     }
 }
@@ -776,19 +783,48 @@ struct AverageArgs {
     json: JsonArg,
 }
 
+/// A weight file's bytes, or why they could not be read.
+fn weight_file(path: &Path) -> InputFile {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => InputFile::new(name, bytes),
+        Err(e) => InputFile::unreadable(name, format!("{}: cannot read: {e}", path.display())),
+    }
+}
+
 fn average(a: AverageArgs) -> CliResult {
     let mut avg = api::Average::new();
     for path in &a.files {
-        let name = path.display().to_string();
-        let file = match std::fs::read(path) {
-            Ok(bytes) => InputFile::new(name, bytes),
-            Err(e) => InputFile::unreadable(name, format!("{}: cannot read: {e}", path.display())),
-        };
-        avg.add(&file, Control::new())?;
+        avg.add(&weight_file(path), Control::new())?;
     }
     let (net, meta, r) = avg.finish()?;
     write_stream_atomic(&a.out, |f| drop7::search::ntuple::write_to(&net, &meta, f))?;
     print_with_out(a.json.json, &r, &a.out, |out| r.text(out))
+}
+
+#[derive(Args, Debug)]
+struct InfoArgs {
+    /// The weight files (from `drop7 train` or `drop7 average`).
+    #[arg(value_name = "FILE", num_args = 1.., required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    json: JsonArg,
+}
+
+fn info(a: InfoArgs) -> CliResult {
+    let mut all = Vec::new();
+    for path in &a.files {
+        // One file in memory at a time (4 GB for the anchor shape).
+        let i = api::weight_info(&weight_file(path))?;
+        if !a.json.json {
+            print!("{}", i.text());
+        }
+        all.push(i);
+    }
+    if a.json.json {
+        return print_json(&all);
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -793,6 +793,17 @@ fn average_writes_the_mean_network_that_values_as_the_two_file_leaf() {
         std::fs::read(&again).unwrap(),
         "same files, same bytes"
     );
+    // `info` reads the header and fingerprint back.
+    let info = json(&bitarcade(&["drop7", "info", &m, &a, "--json"]));
+    assert_eq!(info[0]["fingerprint"], r["fingerprint"]);
+    assert_eq!((info[0]["games"].as_u64(), info[1]["games"].as_u64()), (Some(30), Some(30)));
+    assert_ne!(info[0]["fingerprint"], info[1]["fingerprint"]);
+    let text = bitarcade(&["drop7", "info", &m]);
+    let line = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        line.contains(r["fingerprint"].as_str().unwrap()) && line.contains("30 games"),
+        "{line}"
+    );
     // The mean file values every column as the two-file leaf does, up to f32 rounding.
     let values = |eval: &str| {
         let v =
@@ -826,5 +837,11 @@ fn average_writes_the_mean_network_that_values_as_the_two_file_leaf() {
         }
     }
     assert!(!dir.join("x.d7n").exists(), "nothing written on error");
+    for bad in [path("text.d7n"), path("missing.d7n")] {
+        let out = bitarcade(&["drop7", "info", &m, &bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.trim().lines().count() == 1 && err.contains(&bad), "{err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

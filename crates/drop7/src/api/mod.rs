@@ -34,7 +34,6 @@
 //! assert!(out.values[out.best_column - 1].is_some());
 //! ```
 
-mod average;
 mod bench;
 pub mod contract;
 mod fit;
@@ -43,6 +42,7 @@ mod stats;
 mod text;
 mod train;
 mod tune;
+mod weights;
 
 use std::fmt::Display;
 use std::ops::{RangeBounds, RangeInclusive};
@@ -50,7 +50,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use average::{Average, AverageResponse};
 pub use bench::{bench, BenchRequest, BenchResponse, DecisionBench, EngineBench};
 pub use bits::job::{Control, Error, Progress, Shard};
 pub use fit::{fit, mix, FitReport, FitRequest, FitResponse, MixRequest, MixResponse};
@@ -62,6 +61,7 @@ pub use play::{
 pub use stats::{summary, Summary};
 pub use train::{train, Method, TrainCheckpoint, TrainRequest, TrainResponse, TrainWindow};
 pub use tune::{parse_start, ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
+pub use weights::{weight_info, Average, AverageResponse, WeightInfo};
 
 use crate::search::ntuple::{self, NTuple, NTupleEval, NTupleMean};
 use crate::search::{

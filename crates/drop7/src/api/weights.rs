@@ -1,4 +1,5 @@
-//! `average`: the weight-by-weight mean of n-tuple networks of one shape.
+//! Weight files of n-tuple networks: `info` (what a file holds) and `average` (the
+//! weight-by-weight mean of networks of one shape).
 //!
 //! With a constant step, TD's weights wander around a plateau instead of settling
 //! (BENCHMARKS D22, D25); the mean of networks taken along one run (iterate averaging)
@@ -10,6 +11,63 @@ use serde::{Deserialize, Serialize};
 
 use super::{Control, Error, InputFile};
 use crate::search::ntuple::{self, Meta, NTuple, Shape};
+
+/// What a weight file holds (`drop7 info`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WeightInfo {
+    /// The file's name.
+    pub file: String,
+    /// The network's shape.
+    pub shape: String,
+    /// Weights in the network.
+    pub weights: u64,
+    /// Training games in its history (`train --from` continues from game `games`).
+    pub games: u64,
+    /// The training seed.
+    pub seed: u64,
+    /// The step size it was trained with.
+    pub alpha: f32,
+    /// The weights' fingerprint (FNV-1a of their bytes), hex: the one `train --json` and
+    /// `average` print and BENCHMARKS.md quotes.
+    pub fingerprint: String,
+}
+
+impl WeightInfo {
+    /// One line of text.
+    pub fn text(&self) -> String {
+        format!(
+            "{}: shape {}, {} weights, {} games, seed {}, alpha {}, fingerprint {}\n",
+            self.file,
+            self.shape,
+            self.weights,
+            self.games,
+            self.seed,
+            self.alpha,
+            self.fingerprint
+        )
+    }
+}
+
+/// What the weight file holds, after the checks a load makes (magic, version, shape, length,
+/// checksum), without building the network.
+pub fn weight_info(file: &InputFile) -> Result<WeightInfo, Error> {
+    if let Some(e) = &file.error {
+        return Err(Error::input(e.clone()));
+    }
+    let (shape, meta, body) = ntuple::decode_parts(&file.bytes)
+        .map_err(|e| Error::input(format!("file: {}: {e}", file.name)))?;
+    let mut h = ntuple::Fnv::new();
+    h.write(body);
+    Ok(WeightInfo {
+        file: file.name.clone(),
+        shape: shape.to_string(),
+        weights: shape.weights() as u64,
+        games: meta.games,
+        seed: meta.seed,
+        alpha: meta.alpha,
+        fingerprint: format!("{:016x}", h.finish()),
+    })
+}
 
 /// What `average` made (the CLI's `--json`, less the output file's name).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -169,6 +227,13 @@ mod tests {
         // The header is the first file's.
         assert_eq!((meta.games, meta.seed, r.games, r.files.len()), (40, 7, 40, 3));
         assert_eq!(r.fingerprint, format!("{:016x}", mean.fingerprint()));
+        // `info` reads the written file's header and fingerprint without building it.
+        let bytes = ntuple::encode(&mean, &meta);
+        let i = weight_info(&file("m.d7n", bytes)).unwrap();
+        assert_eq!((i.fingerprint, i.games, i.weights), (r.fingerprint.clone(), 40, r.weights));
+        assert_eq!(i.shape, "rows=0112233 size=4096");
+        let e = weight_info(&file("x.d7n", b"not a network".to_vec())).unwrap_err().to_string();
+        assert!(e.contains("x.d7n") && e.contains("magic"), "{e}");
         // A board's value is the mean of the three values.
         let boards = [
             Board::default(),
