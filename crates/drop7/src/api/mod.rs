@@ -61,7 +61,7 @@ pub use play::{
 pub use stats::{summary, Summary};
 pub use train::{train, Method, TrainCheckpoint, TrainRequest, TrainResponse, TrainWindow};
 pub use tune::{parse_start, ready_spec, tune, TuneRequest, TuneResponse, TuneStep, READY_WEIGHTS};
-pub use weights::{weight_info, Average, AverageResponse, WeightInfo};
+pub use weights::{weight_info, Average, AverageResponse, NetHeader, WeightInfo};
 
 use crate::search::ntuple::{self, NTuple, NTupleEval, NTupleMean};
 use crate::search::{

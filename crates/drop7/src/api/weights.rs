@@ -12,11 +12,9 @@ use serde::{Deserialize, Serialize};
 use super::{Control, Error, InputFile};
 use crate::search::ntuple::{self, Meta, NTuple, Shape};
 
-/// What a weight file holds (`drop7 info`).
+/// A network's header and fingerprint, as `info` and `average` report them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct WeightInfo {
-    /// The file's name.
-    pub file: String,
+pub struct NetHeader {
     /// The network's shape.
     pub shape: String,
     /// Weights in the network.
@@ -27,23 +25,41 @@ pub struct WeightInfo {
     pub seed: u64,
     /// The step size it was trained with.
     pub alpha: f32,
-    /// The weights' fingerprint (FNV-1a of their bytes), hex: the one `train --json` and
-    /// `average` print and BENCHMARKS.md quotes.
+    /// The weights' fingerprint (FNV-1a of their bytes), hex: the one `train --json`
+    /// prints and BENCHMARKS.md quotes.
     pub fingerprint: String,
+}
+
+impl NetHeader {
+    fn new(shape: &Shape, meta: &Meta, fingerprint: u64) -> NetHeader {
+        NetHeader {
+            shape: shape.to_string(),
+            weights: shape.weights() as u64,
+            games: meta.games,
+            seed: meta.seed,
+            alpha: meta.alpha,
+            fingerprint: format!("{fingerprint:016x}"),
+        }
+    }
+}
+
+/// What a weight file holds (`drop7 info`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WeightInfo {
+    /// The file's name.
+    pub file: String,
+    /// Its header and fingerprint.
+    #[serde(flatten)]
+    pub net: NetHeader,
 }
 
 impl WeightInfo {
     /// One line of text.
     pub fn text(&self) -> String {
+        let n = &self.net;
         format!(
             "{}: shape {}, {} weights, {} games, seed {}, alpha {}, fingerprint {}\n",
-            self.file,
-            self.shape,
-            self.weights,
-            self.games,
-            self.seed,
-            self.alpha,
-            self.fingerprint
+            self.file, n.shape, n.weights, n.games, n.seed, n.alpha, n.fingerprint
         )
     }
 }
@@ -58,15 +74,7 @@ pub fn weight_info(file: &InputFile) -> Result<WeightInfo, Error> {
         .map_err(|e| Error::input(format!("file: {}: {e}", file.name)))?;
     let mut h = ntuple::Fnv::new();
     h.write(body);
-    Ok(WeightInfo {
-        file: file.name.clone(),
-        shape: shape.to_string(),
-        weights: shape.weights() as u64,
-        games: meta.games,
-        seed: meta.seed,
-        alpha: meta.alpha,
-        fingerprint: format!("{:016x}", h.finish()),
-    })
+    Ok(WeightInfo { file: file.name.clone(), net: NetHeader::new(&shape, &meta, h.finish()) })
 }
 
 /// What `average` made (the CLI's `--json`, less the output file's name).
@@ -74,36 +82,29 @@ pub fn weight_info(file: &InputFile) -> Result<WeightInfo, Error> {
 pub struct AverageResponse {
     /// The files averaged, in order.
     pub files: Vec<String>,
-    /// Their shape.
-    pub shape: String,
-    /// Weights in the network.
-    pub weights: u64,
-    /// The header written: the first file's games, seed and alpha, so `train --from` on the
-    /// mean continues the first file's stream of training games.
-    pub games: u64,
-    /// The first file's training seed.
-    pub seed: u64,
-    /// The first file's step size.
-    pub alpha: f32,
-    /// The mean network's fingerprint, hex.
-    pub fingerprint: String,
+    /// The mean network: its shape, its fingerprint, and the header written, which is the
+    /// first file's games, seed and alpha, so `train --from` on the mean continues the first
+    /// file's stream of training games.
+    #[serde(flatten)]
+    pub net: NetHeader,
 }
 
 impl AverageResponse {
     /// The CLI's text line for the network written to `out`.
     pub fn text(&self, out: &str) -> String {
+        let n = &self.net;
         format!(
             "wrote {out}: the mean of {} networks ({}), shape {}, {} weights, fingerprint {}; \
              header from {} ({} games, seed {}, alpha {})\n",
             self.files.len(),
             self.files.join(", "),
-            self.shape,
-            self.weights,
-            self.fingerprint,
+            n.shape,
+            n.weights,
+            n.fingerprint,
             self.files[0],
-            self.games,
-            self.seed,
-            self.alpha
+            n.games,
+            n.seed,
+            n.alpha
         )
     }
 }
@@ -182,12 +183,7 @@ impl Average {
         let net = NTuple::from_weights(shape, weights).expect("the first file's shape");
         let response = AverageResponse {
             files: self.names,
-            shape: shape.to_string(),
-            weights: net.weights().len() as u64,
-            games: meta.games,
-            seed: meta.seed,
-            alpha: meta.alpha,
-            fingerprint: format!("{:016x}", net.fingerprint()),
+            net: NetHeader::new(&shape, &meta, net.fingerprint()),
         };
         Ok((net, meta, response))
     }
@@ -225,13 +221,16 @@ mod tests {
             assert_eq!(mean.weights()[i], want, "weight {i}");
         }
         // The header is the first file's.
-        assert_eq!((meta.games, meta.seed, r.games, r.files.len()), (40, 7, 40, 3));
-        assert_eq!(r.fingerprint, format!("{:016x}", mean.fingerprint()));
+        assert_eq!((meta.games, meta.seed, r.net.games, r.files.len()), (40, 7, 40, 3));
+        assert_eq!(r.net.fingerprint, format!("{:016x}", mean.fingerprint()));
         // `info` reads the written file's header and fingerprint without building it.
         let bytes = ntuple::encode(&mean, &meta);
         let i = weight_info(&file("m.d7n", bytes)).unwrap();
-        assert_eq!((i.fingerprint, i.games, i.weights), (r.fingerprint.clone(), 40, r.weights));
-        assert_eq!(i.shape, "rows=0112233 size=4096");
+        assert_eq!(
+            (i.net.fingerprint, i.net.games, i.net.weights),
+            (r.net.fingerprint, 40, r.net.weights)
+        );
+        assert_eq!(i.net.shape, "rows=0112233 size=4096");
         let e = weight_info(&file("x.d7n", b"not a network".to_vec())).unwrap_err().to_string();
         assert!(e.contains("x.d7n") && e.contains("magic"), "{e}");
         // A board's value is the mean of the three values.
