@@ -127,7 +127,9 @@ enum Twenty48Command {
         bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
         target counts at row 3, column 2, beside the smallest locked tile); L3 locks the 3x2 \
-        block of rows 3-4, columns 2-4 (the target counts in any free cell). The locked tiles' \
+        block of rows 3-4, columns 2-4 (the target counts in any free cell); L3b is the same \
+        block with its smallest tile at row 3, column 2 (the target counts only beside it, \
+        at row 2, column 2 or row 3, column 1). The locked tiles' \
         values do not matter, so one table serves every stage where the six largest tiles \
         stand so. A sample of the last layers is checked against a plain recursion before the \
         file is written. Keep the files outside git: L3-512 is 3.1 GB (see \
@@ -479,8 +481,8 @@ struct StartsArgs {
 
 #[derive(Args, Debug)]
 struct TablesArgs {
-    /// The formation: L3 (3x2 corner block, the one the expectimax player builds) or 442
-    /// (snake).
+    /// The formation: L3 (3x2 corner block, the one the expectimax player builds), L3b (the
+    /// same block, the target built beside its smallest tile) or 442 (snake).
     #[arg(long, default_value = "L3")]
     formation: String,
     /// The tile to build (8 to 512).

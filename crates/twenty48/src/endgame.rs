@@ -10,7 +10,8 @@
 //! are distinct and above every free tile, so one table serves every stage where the six
 //! largest tiles stand in the formation and the next `T` is to be built: with 512 locked
 //! last, the 32768 stage. For `L3` this is exact: a free tile never passes `T`, which ends the
-//! line. For `442` a free `T` away from the goal cell plays on; the build holds `T` itself in
+//! line. For `442` and `L3b` (the block, with the target wanted beside its smallest tile) a
+//! free `T` away from the goal cells plays on; the build holds `T` itself in
 //! the cell beside the goal, as the real board does, but a free `2T` (possible with the slack
 //! below 128) would meet the real locked `2T` where the build's stand-in does not merge, so
 //! there the value is an estimate.
@@ -77,8 +78,17 @@ impl Formation {
         goal: !((1 << 9) | (1 << 10) | (1 << 11) | (1 << 13) | (1 << 14) | (1 << 15)),
         smallest_at: None,
     };
+    /// The 3x2 corner block with the smallest locked tile at (2,1), the cell where our player
+    /// keeps it (with the largest in the corner, nearly every late `L3` position): the target
+    /// counts only beside it, at (1,1) or (2,0), where one move merges the two.
+    pub const BLOCK_BESIDE: Formation = Formation {
+        name: "L3b",
+        locked: [15, 14, 13, 10, 11, 9],
+        goal: (1 << 5) | (1 << 8),
+        smallest_at: Some(9),
+    };
     /// Every formation.
-    pub const ALL: [Formation; 2] = [Formation::SNAKE, Formation::BLOCK];
+    pub const ALL: [Formation; 3] = [Formation::SNAKE, Formation::BLOCK, Formation::BLOCK_BESIDE];
 
     /// The formation named `name`.
     pub fn named(name: &str) -> Option<Formation> {
@@ -611,6 +621,30 @@ mod tests {
             ". . . ./. . . 2/2 8 256 16/4096 2048 1024 512",
             ". . . ./. . . 2/2 8 16 512/4096 2048 1024 512",
             ". . . ./. . . 2/2 32 16 256/4096 2048 1024 512",
+        ] {
+            assert_eq!(tables.advise(s.parse().unwrap()), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn the_beside_block_wants_its_smallest_at_row_2_column_1_and_the_target_beside_it() {
+        let t = Table::build(Formation::BLOCK_BESIDE, 4, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let tables = Tables::new(vec![t]);
+        // The 16 at (2,1), the largest in the corner; a down move merges the 8s into a 16
+        // at (2,0), beside it: certain.
+        let b: Board = ". . . ./8 . . ./8 16 512 1024/2 2048 4096 8192".parse().unwrap();
+        let a = tables.advise(b).expect("the block stands");
+        assert_eq!((a.formation, a.target, a.dir, a.chance), ("L3b", 16, Dir::Down, 1.0));
+        // The goal is only beside it: a 16 at (1,1) or (2,0) is a won position, one at
+        // (0,0) is not one yet.
+        let t = &tables.tables()[0];
+        assert_eq!(t.value(4 << 20 | 1 << 40), Some(1.0));
+        assert_eq!(t.value(4 << 32 | 1 << 40), Some(1.0));
+        assert!(!has_goal(4 | 1 << 40, Formation::BLOCK_BESIDE.goal, 4));
+        // The smallest elsewhere in the block: no answer (the L3 table would give one).
+        for s in [
+            ". . . ./8 . . ./8 512 16 1024/2 2048 4096 8192",
+            ". . . ./8 . . ./8 1024 512 16/2 2048 4096 8192",
         ] {
             assert_eq!(tables.advise(s.parse().unwrap()), None, "{s}");
         }

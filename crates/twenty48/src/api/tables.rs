@@ -11,7 +11,8 @@ use crate::endgame::{Formation, Table, MAX_TARGET_RANK};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TablesRequest {
-    /// The formation: `442` (snake) or `L3` (3x2 corner block).
+    /// The formation: `442` (snake), `L3` (3x2 corner block) or `L3b` (the block, the target
+    /// built beside its smallest tile).
     pub formation: String,
     /// The tile to build: 8 to 512.
     pub target: u32,
@@ -37,7 +38,7 @@ impl TablesRequest {
     /// The formation and target rank, or the input error naming the field.
     pub fn parse(&self) -> Result<(Formation, u8), Error> {
         let f = Formation::named(&self.formation).ok_or_else(|| {
-            Error::input(format!("formation: {:?}, expected 442 or L3", self.formation))
+            Error::input(format!("formation: {:?}, expected 442, L3 or L3b", self.formation))
         })?;
         let t = self.target;
         if !(t.is_power_of_two() && (8..=1 << MAX_TARGET_RANK).contains(&t)) {
