@@ -122,7 +122,7 @@ enum Twenty48Command {
     /// Build an endgame table: the exact chance of building a tile in the ten cells a
     /// formation of six locked big tiles leaves free, over every position play reaches.
     #[command(after_help = "Examples:\n  \
-        bitarcade 2048 tables --formation L3 --target 512 --out /data/L3-512.b48t\n  \
+        bitarcade 2048 tables --target 512 --out /data/L3b-512.b48t   (the default formation, L3b)\n  \
         bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
         bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
@@ -132,7 +132,7 @@ enum Twenty48Command {
         at row 2, column 2 or row 3, column 1). The locked tiles' \
         values do not matter, so one table serves every stage where the six largest tiles \
         stand so. A sample of the last layers is checked against a plain recursion before the \
-        file is written. Keep the files outside git: L3-512 is 3.1 GB (see \
+        file is written. Keep the files outside git: L3b-512 is 3.2 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
@@ -481,9 +481,10 @@ struct StartsArgs {
 
 #[derive(Args, Debug)]
 struct TablesArgs {
-    /// The formation: L3 (3x2 corner block, the one the expectimax player builds), L3b (the
-    /// same block, the target built beside its smallest tile) or 442 (snake).
-    #[arg(long, default_value = "L3")]
+    /// The formation: L3b (the 3x2 corner block the expectimax player builds, the target built
+    /// beside its smallest tile; the measured best), L3 (the same block, the target anywhere
+    /// free) or 442 (snake).
+    #[arg(long, default_value = "L3b")]
     formation: String,
     /// The tile to build (8 to 512).
     #[arg(long, default_value_t = 512)]

@@ -24,7 +24,7 @@ pub struct TablesRequest {
 
 impl Default for TablesRequest {
     fn default() -> Self {
-        TablesRequest { formation: "L3".into(), target: 512, verify: 200, seed: 1 }
+        TablesRequest { formation: "L3b".into(), target: 512, verify: 200, seed: 1 }
     }
 }
 
