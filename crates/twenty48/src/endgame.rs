@@ -597,10 +597,14 @@ mod tests {
         assert!(all.contains(&b.transpose().0));
     }
 
+    /// The tables of one small table, built without progress reports.
+    fn one_table(f: Formation, target: u8) -> Tables {
+        Tables::new(vec![Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap()])
+    }
+
     #[test]
     fn a_table_advises_in_every_symmetric_view() {
-        let t = Table::build(Formation::SNAKE, 4, |_, _, _, _| Ok::<(), ()>(())).unwrap();
-        let tables = Tables::new(vec![t]);
+        let tables = one_table(Formation::SNAKE, 4);
         // Snake: 4096 2048 1024 512 along the bottom, 256 and 16 above its right end; a 16 to
         // build at row 3, column 2 from the 8 and the 8-to-be.
         let b: Board = ". . . ./. . . 2/2 8 16 256/4096 2048 1024 512".parse().unwrap();
@@ -628,8 +632,7 @@ mod tests {
 
     #[test]
     fn the_beside_block_wants_its_smallest_at_row_2_column_1_and_the_target_beside_it() {
-        let t = Table::build(Formation::BLOCK_BESIDE, 4, |_, _, _, _| Ok::<(), ()>(())).unwrap();
-        let tables = Tables::new(vec![t]);
+        let tables = one_table(Formation::BLOCK_BESIDE, 4);
         // The 16 at (2,1), the largest in the corner; a down move merges the 8s into a 16
         // at (2,0), beside it: certain.
         let b: Board = ". . . ./8 . . ./8 16 512 1024/2 2048 4096 8192".parse().unwrap();
