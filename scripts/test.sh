@@ -10,7 +10,10 @@ cd "$(dirname "$0")/.."
 export BITARCADE_BIN="${BITARCADE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/bitarcade}"
 
 echo "== cargo test --workspace"
-cargo test --workspace
+# The dev profile (the test profile's settings under the dev profile's name), so the Python
+# extension's build below (maturin, --profile dev) reuses these libraries instead of building
+# every crate a second time.
+cargo test --workspace --profile dev
 
 echo "== the Python package (pytest)"
 scripts/python-test.sh
