@@ -249,7 +249,11 @@ impl PcRequest {
         }
         let max = MAX_HEIGHT;
         let cells = self.board.count();
-        let avail = self.stream().len() as u32 - u32::from(self.save_hold.is_some());
+        // The piece left after the PC is not placed: the held one, else the current one (the
+        // verifier's rule). With hold off, a piece already in hold is never dealt and is that
+        // piece, so then every piece of the stream can be placed.
+        let kept = self.save_hold.is_some() && (self.use_hold || self.hold.is_none());
+        let avail = self.stream().len() as u32 - u32::from(kept);
         let feasible = |h: u32| {
             h as usize >= h0 && 10 * h > cells && (10 * h - cells) % 4 == 0 && {
                 let need = (10 * h - cells) / 4;
@@ -468,6 +472,8 @@ pub struct Solver {
     stream: Vec<Piece>,
     use_hold: bool,
     save_hold: Option<Piece>,
+    /// With hold off, the request's hold piece: never dealt, it is the piece left in hold.
+    idle_hold: Option<Piece>,
     stats: SolveStats,
     node_limit: u64,
     aborted: bool,
@@ -580,6 +586,7 @@ impl Solver {
             stream: Vec::new(),
             use_hold: true,
             save_hold: None,
+            idle_hold: None,
             stats: SolveStats::default(),
             node_limit: u64::MAX,
             aborted: false,
@@ -687,6 +694,7 @@ impl Solver {
         self.stream = req.stream();
         self.use_hold = req.use_hold;
         self.save_hold = req.save_hold;
+        self.idle_hold = if req.use_hold { None } else { req.hold };
         for h in heights {
             self.active = if h <= 4 { self.weights_low } else { self.weights };
             self.active_tile_depth = if h <= 4 { self.tile_depth } else { self.tile_depth_high };
@@ -897,7 +905,14 @@ impl Solver {
                     let win2 = rows2.min(ZONE_ROWS);
                     self.stats.children += 1;
                     if rows2 == 0 {
-                        if self.save_hold.is_none() || self.save_hold == held_after {
+                        // The piece left in hold: with hold off, the idle hold piece, else the
+                        // next one dealt (`trace::verify`'s rule).
+                        let left = if self.use_hold {
+                            held_after
+                        } else {
+                            self.idle_hold.or_else(|| self.stream.get(i + 1).copied())
+                        };
+                        if self.save_hold.is_none() || self.save_hold == left {
                             self.path.push(Child {
                                 score: 0,
                                 zone: 0,

@@ -306,6 +306,39 @@ fn mutate(rec: &mut PcRecord, m: &Mutation) {
     }
 }
 
+/// Found by `replay_of_a_mutated_record_answers_or_refuses_in_one_line` on a fresh seed: the
+/// 2-line PC of `real()` with I put in hold, I to be saved and hold turned off. `replay` took
+/// it (I stays in hold, never dealt), the contract's `frames` refused it ("a 2-line PC needs 5
+/// pieces, 4 are available"): its piece count kept a queue piece back for the saved one.
+#[test]
+fn a_saved_piece_already_in_hold_with_hold_off_takes_no_queue_piece() {
+    let req = PcSolveRequest {
+        queue: "IIOOO".into(),
+        height: Some(2),
+        kicks: "none".into(),
+        ..PcSolveRequest::default()
+    };
+    let mut record = pc(&req, Control::new()).unwrap().record.unwrap();
+    assert!(record.steps.iter().all(|s| !s.hold), "{record:?}");
+    record.hold = Some("I".into());
+    record.save_hold = Some("I".into());
+    record.use_hold = false;
+    let n = record.steps.len();
+    let file = bits::job::InputFile::json("rec.json", &record);
+    let r = replay(&ReplayRequest { file }, Control::new());
+    assert_eq!(r.map(|r| r.steps).map_err(|e| e.to_string()), Ok(n));
+    let f = frames::<Tetris>(&record, 1, Control::new());
+    assert_eq!(f.map(|f| f.position.played).map_err(|e| e.to_string()), Ok(n));
+    // And `pc` itself finds a PC for that request.
+    let req = PcSolveRequest {
+        hold: Some("I".into()),
+        use_hold: false,
+        save_hold: Some("I".into()),
+        ..req
+    };
+    assert!(pc(&req, Control::new()).unwrap().report.found);
+}
+
 /// Found by the property below on a fresh seed: with `min_height` 5 the solver answered a
 /// 6-line "PC" that clears the field after 4 pieces (a 2-line PC) and goes on, which the
 /// replay refuses ("the field is already clear"). A clear field with rows to go is now a dead

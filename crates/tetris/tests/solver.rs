@@ -217,6 +217,37 @@ fn bad_requests_are_refused() {
     assert_eq!(solver.solve(&tall), Err(RequestError::FieldTooTall(7)));
 }
 
+/// save-hold with hold off: the piece left is the one already in hold (never dealt), else the
+/// next piece of the queue, as the verifier reads it. The solver used to compare with the
+/// hold-on rule (nothing held) and never found such a PC, and the piece count kept a queue
+/// piece back even where the saved piece is the idle hold piece.
+#[test]
+fn save_hold_with_hold_off_keeps_the_idle_hold_piece_or_the_next() {
+    let kicks = KickTable::srs_plus();
+    let mut solver = Solver::new(&kicks);
+    let q = |s: &str| s.chars().map(|c| Piece::from_letter(c).unwrap()).collect::<Vec<_>>();
+    let off = |queue: &str, hold: Option<Piece>, keep: Piece| PcRequest {
+        hold,
+        use_hold: false,
+        height: Some(2),
+        save_hold: Some(keep),
+        ..PcRequest::opener(q(queue))
+    };
+    // I idle in hold and kept: all five queue pieces are placed.
+    let req = off("IIOOO", Some(Piece::I), Piece::I);
+    let Outcome::Found(sol) = solver.solve(&req).unwrap() else { panic!("no PC: {req:?}") };
+    verify(&req, &kicks, &sol).unwrap();
+    assert_eq!(sol.steps.len(), 5);
+    // Nothing in hold: the piece after the last one placed is the one left.
+    let req = off("IIOOOT", None, Piece::T);
+    let Outcome::Found(sol) = solver.solve(&req).unwrap() else { panic!("no PC: {req:?}") };
+    verify(&req, &kicks, &sol).unwrap();
+    assert_eq!(sol.steps.len(), 5);
+    // The idle hold piece is not the one to keep: no PC can leave it.
+    let req = off("IIOOOT", Some(Piece::I), Piece::T);
+    assert!(matches!(solver.solve(&req).unwrap(), Outcome::None), "{req:?}");
+}
+
 /// save-hold: the piece left over after the PC is the one asked for.
 #[test]
 fn save_hold_is_respected() {
