@@ -46,6 +46,16 @@ const FIELD: &str = "X.........\nX.........\nXXX...X...\nXXX..XXX..\n";
 
 const KICKS: [&str; 8] = ["srs+", "srs", "none", "srs-tetrio", "SRS", "custom", "", "srs+ "];
 
+/// A 2-line PC: two Is and three Os, no kicks.
+fn two_line() -> PcSolveRequest {
+    PcSolveRequest {
+        queue: "IIOOO".into(),
+        height: Some(2),
+        kicks: "none".into(),
+        ..PcSolveRequest::default()
+    }
+}
+
 /// Real records and fumens, solved once: a seeded opener, the help example, a held piece,
 /// no hold, a 2-line PC.
 fn real() -> &'static (Vec<PcRecord>, Vec<String>) {
@@ -69,12 +79,7 @@ fn real() -> &'static (Vec<PcRecord>, Vec<String>) {
                 use_hold: false,
                 ..PcSolveRequest::default()
             },
-            PcSolveRequest {
-                queue: "IIOOO".into(),
-                height: Some(2),
-                kicks: "none".into(),
-                ..PcSolveRequest::default()
-            },
+            two_line(),
         ];
         let mut records = Vec::new();
         let mut fumens = vec!["v115@vhAAgH".to_string()];
@@ -312,12 +317,7 @@ fn mutate(rec: &mut PcRecord, m: &Mutation) {
 /// pieces, 4 are available"): its piece count kept a queue piece back for the saved one.
 #[test]
 fn a_saved_piece_already_in_hold_with_hold_off_takes_no_queue_piece() {
-    let req = PcSolveRequest {
-        queue: "IIOOO".into(),
-        height: Some(2),
-        kicks: "none".into(),
-        ..PcSolveRequest::default()
-    };
+    let req = two_line();
     let mut record = pc(&req, Control::new()).unwrap().record.unwrap();
     assert!(record.steps.iter().all(|s| !s.hold), "{record:?}");
     record.hold = Some("I".into());
@@ -628,12 +628,7 @@ fn replay_errors_print_the_field_on_one_line() {
 /// field, replayed as PCs.
 #[test]
 fn replay_refuses_a_perfect_clear_of_another_height() {
-    let req = PcSolveRequest {
-        queue: "IIOOO".into(),
-        height: Some(2),
-        kicks: "none".into(),
-        ..PcSolveRequest::default()
-    };
+    let req = two_line();
     let mut taller = pc(&req, Control::new()).unwrap().record.unwrap();
     taller.height = 4;
     let mut empty = taller.clone();
@@ -652,12 +647,7 @@ fn replay_refuses_a_perfect_clear_of_another_height() {
 /// first letter (`"LI"` as L), where `pc` and the contract's `frames` refuse it.
 #[test]
 fn replay_refuses_a_hold_of_several_letters() {
-    let req = PcSolveRequest {
-        queue: "IIOOO".into(),
-        height: Some(2),
-        kicks: "none".into(),
-        ..PcSolveRequest::default()
-    };
+    let req = two_line();
     let mut record = pc(&req, Control::new()).unwrap().record.unwrap();
     record.hold = Some("LI".into());
     let r = replay(
