@@ -20,7 +20,7 @@ export BITARCADE_BIN="${BITARCADE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/bi
 
 log=$(mktemp)
 # Short deadlines keep each streamed run and hint to a few seconds.
-"$BITARCADE_BIN" serve --port 0 --run-seconds 2 --hint-seconds 5 >"$log" 2>&1 &
+"$BITARCADE_BIN" serve --port 0 --run-seconds 2 --hint-seconds 1 >"$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -f "$log"' EXIT
 url=""

@@ -93,6 +93,7 @@ pub struct Config {
     pub passes: Passes,
     /// Clear goal only: try widths 16, 64, 256, ... up to `width`, stopping at the first
     /// width that clears the board (same answer for the same settings, usually far faster).
+    /// Stopped by the abort flag, it answers with the best finished game of any width.
     pub widen: bool,
     /// Seed of the playouts of [`Eval::Rollout`].
     pub seed: u64,
@@ -956,16 +957,39 @@ pub fn search(
     }
     let mut nodes = 0;
     let mut w = 16usize;
+    // The last width's finished game: if a wider beam is stopped before it finishes one (or
+    // finishes a worse one), that game is still the best answer found.
+    let mut done: Option<Outcome> = None;
     loop {
         let w_now = w.min(cfg.width.max(1));
         let mut out = search_fixed(board, cfg, w_now, abort, &mut progress);
         nodes += out.nodes;
         out.nodes = nodes;
+        if out.aborted {
+            if let Some(d) = done.filter(|d| !finished(board, cfg, &out) || d.better_than(&out)) {
+                return Outcome { nodes, aborted: true, ..d };
+            }
+        }
         if out.cleared || out.aborted || w_now == cfg.width.max(1) {
             return out;
         }
+        done = Some(out);
         w = w.saturating_mul(4);
     }
+}
+
+/// Whether `out`'s moves end the game on `board` (no group left to remove).
+fn finished(board: &Board, cfg: &Config, out: &Outcome) -> bool {
+    let mut b = board.clone();
+    let mut g = Groups::new();
+    for &(x, y) in &out.moves {
+        g.find(&b, cfg.rules.min_group);
+        let Some(grp) = g.list().iter().find(|k| (k.x, k.y) == (x, y)).copied() else {
+            return false;
+        };
+        g.remove(&mut b, &grp);
+    }
+    g.find(&b, cfg.rules.min_group).is_empty()
 }
 
 fn search_fixed(
@@ -1430,5 +1454,38 @@ mod tests {
         for (m, &c) in &counts {
             assert!((c as f64 - mean).abs() < 5.0 * sd, "{m:?}: {c} of {n}, mean {mean:.0}");
         }
+    }
+
+    /// A clear search stopped while a wider beam is still on its first game answers with the
+    /// narrower beam's finished game, marked stopped, not with the wider beam's unfinished
+    /// line. Checked on boards that width 16 does not clear.
+    #[test]
+    fn a_stopped_widening_keeps_the_last_finished_game() {
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let b = Board::random(15, 15, 5, seed);
+            let cfg = Config::new(Goal::Clear, 1 << 16);
+            let narrow = search_fixed(&b, &cfg, 16, None, &mut |_| {});
+            if narrow.cleared {
+                continue;
+            }
+            // Stop as soon as a layer wider than 16 is done: the 64-wide beam is under way.
+            let stop = AtomicBool::new(false);
+            let out = search(&b, &cfg, Some(&stop), |p| {
+                if p.beam > 16 {
+                    stop.store(true, AtomicOrdering::Relaxed);
+                }
+            });
+            assert!(out.aborted, "seed {seed}");
+            assert!(finished(&b, &cfg, &out), "seed {seed}: an unfinished line");
+            assert_eq!(
+                (out.moves.clone(), out.score, out.tiles_left),
+                (narrow.moves.clone(), narrow.score, narrow.tiles_left),
+                "seed {seed}"
+            );
+            assert!(out.nodes > narrow.nodes, "seed {seed}: the wider beam's work counts");
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} boards not cleared at width 16");
     }
 }
