@@ -135,6 +135,20 @@ enum Twenty48Command {
         file is written. Keep the files outside git: L3b-512 is 3.2 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
+    /// What an endgame table file holds, layer by layer: positions, the share with a chance
+    /// above 0, and the best and median chance, by the free tiles' sum.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 table-info /data/L3b-512.b48t\n  \
+        bitarcade 2048 table-info /data/L3b-512.b48t --json | jq '.layers[] | [.sum, .best]'\n\n\
+        A layer's best chance says what the stage is worth from any start with that much \
+        already built in the free cells (docs/2048.md). The file is checked as `play \
+        --tables` checks it; a 3.2 GB table needs about twice that in memory.")]
+    TableInfo {
+        /// The table file (from `2048 tables`).
+        file: PathBuf,
+        #[command(flatten)]
+        json: JsonArg,
+    },
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
     /// the record has a seed, equal to the seeded generator's; the final score and board.
     #[command(after_help = "Examples:\n  \
@@ -747,6 +761,15 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::Bench(a) => bench(a),
         Twenty48Command::Tune(a) => tune(a),
         Twenty48Command::Tables(a) => tables(a),
+        Twenty48Command::TableInfo { file, json } => {
+            let name = file.display().to_string();
+            let info = api::table_info(&api::load_table(&name, &read_bytes(&file)?)?);
+            if json.json {
+                return print_json(&info);
+            }
+            print!("{}", info.text(&name));
+            Ok(())
+        }
         Twenty48Command::Replay { file, boards, from, step, json } => {
             let spec = boards.then_some(api::BoardsSpec { from, step });
             replay(file, spec, json.json)

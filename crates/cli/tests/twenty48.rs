@@ -689,7 +689,8 @@ fn endgame_tables_build_check_and_advise() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r = json(&out);
     assert_eq!((r["formation"].as_str(), r["target"].as_u64()), (Some("442"), Some(16)));
-    assert!(r["positions"].as_u64().unwrap() > 1000);
+    let positions = r["positions"].as_u64().unwrap();
+    assert!(positions > 1000);
     assert!(r["worst_difference"].as_f64().unwrap() < 1e-6);
     // The snake with 16 to build beside its smallest locked tile: the table answers, with
     // the chance as the value and no search.
@@ -708,6 +709,16 @@ fn endgame_tables_build_check_and_advise() {
     let dead = "2 4 8 16/256 128 64 32/512 1024 2048 4096/65536 32768 16384 8192";
     let r = json(&bitarcade(&["2048", "best", dead, "--json"]));
     assert_eq!(r["best"], serde_json::Value::Null, "{r}");
+    // What the file holds, by layer: the layers' positions add up to the build's count.
+    let info = json(&bitarcade(&["2048", "table-info", &file, "--json"]));
+    assert_eq!((info["formation"].as_str(), info["target"].as_u64()), (Some("442"), Some(16)));
+    let layers = info["layers"].as_array().unwrap();
+    let sum: u64 = layers.iter().map(|l| l["positions"].as_u64().unwrap()).sum();
+    assert_eq!(sum, positions);
+    assert_eq!(layers[0]["sum"], 4);
+    let text = bitarcade(&["2048", "table-info", &file]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(text.lines().count(), layers.len() + 2, "{text}");
     // Bad input: exit 2, one line, naming what.
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[30] ^= 4;
@@ -717,6 +728,8 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "tables", "--formation", "T4", "--out", &file], "formation"),
         (vec!["2048", "tables", "--target", "1024", "--out", &file], "target: 1024"),
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
+        (vec!["2048", "table-info", &bad], "bad.b48t"),
+        (vec!["2048", "table-info", "no-such.b48t"], "no-such.b48t"),
     ] {
         let out = bitarcade(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

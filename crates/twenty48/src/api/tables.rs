@@ -120,3 +120,89 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
         bytes: table.encode(),
     })
 }
+
+/// One layer of a table: its positions and their chances.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LayerInfo {
+    /// The free tiles' sum of every position in the layer.
+    pub sum: u32,
+    /// Positions held.
+    pub positions: u64,
+    /// Positions with a chance above 0.
+    pub winnable: u64,
+    /// The best chance in the layer.
+    pub best: f32,
+    /// The median chance (the lower middle of an even count).
+    pub median: f32,
+}
+
+/// What a table file holds, layer by layer (`2048 table-info`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    /// The formation's name.
+    pub formation: String,
+    /// The target tile.
+    pub target: u32,
+    /// Positions held.
+    pub positions: u64,
+    /// Every non-empty layer, by free-tile sum.
+    pub layers: Vec<LayerInfo>,
+}
+
+/// The figures of a loaded table, by layer: how its chances depend on how much the free
+/// cells already hold (from [`crate::api::load_table`]).
+pub fn table_info(t: &Table) -> TableInfo {
+    let layers = t
+        .keys
+        .iter()
+        .zip(&t.values)
+        .enumerate()
+        .filter(|(_, (k, _))| !k.is_empty())
+        .map(|(i, (_, v))| {
+            let mut sorted = v.clone();
+            sorted.sort_unstable_by(f32::total_cmp);
+            LayerInfo {
+                sum: crate::endgame::BASE_SUM + 2 * i as u32,
+                positions: v.len() as u64,
+                winnable: v.iter().filter(|&&x| x > 0.0).count() as u64,
+                best: sorted[sorted.len() - 1],
+                median: sorted[(sorted.len() - 1) / 2],
+            }
+        })
+        .collect();
+    TableInfo {
+        formation: t.formation.name.to_string(),
+        target: 1 << t.target,
+        positions: t.len(),
+        layers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::{Formation, BASE_SUM};
+
+    #[test]
+    fn table_info_reads_every_layer_of_a_built_table() {
+        let t = Table::build(Formation::BLOCK_BESIDE, 3, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let info = table_info(&t);
+        assert_eq!((info.formation.as_str(), info.target), ("L3b", 8));
+        assert_eq!(info.positions, t.len());
+        assert_eq!(info.layers.iter().map(|l| l.positions).sum::<u64>(), t.len());
+        // Layer 0 is a 4 or two 2s in the ten free cells: 10 + 45 positions.
+        assert_eq!((info.layers[0].sum, info.layers[0].positions), (BASE_SUM, 55));
+        for l in &info.layers {
+            let i = ((l.sum - BASE_SUM) / 2) as usize;
+            let v = &t.values[i];
+            let best = v.iter().copied().fold(0.0, f32::max);
+            let below = v.iter().filter(|&&x| x < l.median).count();
+            let above = v.iter().filter(|&&x| x > l.median).count();
+            assert_eq!(l.best, best, "sum {}", l.sum);
+            assert!(2 * below < v.len() && 2 * above <= v.len(), "sum {}: median", l.sum);
+            assert_eq!(l.winnable, v.iter().filter(|&&x| x > 0.0).count() as u64);
+        }
+        // From the first layer the block builds an 8 almost surely.
+        assert!(info.layers[0].best > 0.99, "{:?}", info.layers[0]);
+    }
+}

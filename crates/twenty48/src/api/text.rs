@@ -343,6 +343,37 @@ impl super::TablesResponse {
     }
 }
 
+impl super::TableInfo {
+    /// A line per layer: the free-tile sum, positions, the share with a chance, best and
+    /// median chance.
+    pub fn text(&self, file: &str) -> String {
+        let mut out = format!(
+            "{file}: {} table for {}, {} positions in {} layers\n\
+             {:>6} {:>10} {:>9} {:>8} {:>8}\n",
+            self.formation,
+            self.target,
+            self.positions,
+            self.layers.len(),
+            "sum",
+            "positions",
+            "winnable",
+            "best",
+            "median"
+        );
+        for l in &self.layers {
+            out += &format!(
+                "{:>6} {:>10} {:>8.1}% {:>8.4} {:>8.4}\n",
+                l.sum,
+                l.positions,
+                100.0 * l.winnable as f64 / l.positions.max(1) as f64,
+                l.best,
+                l.median
+            );
+        }
+        out
+    }
+}
+
 impl StartsResponse {
     /// The one-line report of a run whose boards went to `out`.
     pub fn text(&self, out: &str) -> String {
