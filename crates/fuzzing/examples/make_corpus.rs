@@ -273,6 +273,29 @@ fn tetris(c: &mut Corpus) {
         }
     }
 
+    // Patterns: `tetris percent --pattern`, the docs' and the tests' (good and bad).
+    let t = "tetris_pattern";
+    for (name, text) in [
+        ("opener", "*p7"),
+        ("opener-11", "*p7,*p4"),
+        ("fixed-first", "I,*p6"),
+        ("sets", "[IJL]p2,T,[^SZ]"),
+        ("bang", "[TIO]!,*"),
+        ("letters", "TSZ"),
+        ("spaces", " T , S,Z "),
+        ("several", "*p6;*p5,*\n*p4,*p2"),
+        ("p-too-big", "*p8"),
+        ("not-a-piece", "[IJX]"),
+        ("double-comma", "I,,T"),
+        ("open-set", "[IJ"),
+        ("p-no-number", "*p"),
+        ("set-twice", "[II]"),
+        ("empty-set", "[^IOTSZJL]"),
+        ("only-separators", " ; "),
+    ] {
+        c.add(t, name, text);
+    }
+
     // Records: `tetris pc --record`.
     let t = "tetris_record";
     let mut records = Vec::new();

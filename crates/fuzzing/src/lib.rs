@@ -59,6 +59,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("samegame_board", samegame_board),
     ("tetris_field", tetris_field),
     ("tetris_fumen", tetris_fumen),
+    ("tetris_pattern", tetris_pattern),
     ("drop7_position", drop7_position),
     ("twenty48_board", twenty48_board),
     ("snake_board", snake_board),
@@ -198,6 +199,56 @@ pub fn tetris_fumen(data: &[u8]) {
         }
     }
 }
+
+/// `tetris::pattern::parse_patterns` (`tetris percent --pattern`): an error says its column;
+/// every pattern prints as text that reads back as the same pattern, and its counts agree
+/// with its queues walked one by one (for patterns of up to [`PATTERN_WALK`] queues).
+pub fn tetris_pattern(data: &[u8]) {
+    use tetris::pattern::parse_patterns;
+    let Some(text) = text(data) else { return };
+    let patterns = match parse_patterns(text) {
+        Err(e) => {
+            assert_one_line("pattern", &e);
+            assert!(
+                e.starts_with("column ") || e.starts_with("empty pattern"),
+                "pattern: {text:?}: the error does not say where: {e}"
+            );
+            return;
+        }
+        Ok(p) => p,
+    };
+    assert!(!patterns.is_empty(), "pattern: {text:?} reads as no pattern");
+    for p in &patterns {
+        let shown = p.to_string();
+        let back = parse_patterns(&shown)
+            .unwrap_or_else(|e| panic!("pattern: {text:?} prints as {shown:?}, which fails: {e}"));
+        assert_eq!(back, [p.clone()], "pattern: {text:?} prints as {shown:?}, read as another");
+        assert_eq!(back[0].to_string(), shown, "pattern: {text:?}: printed twice, differs");
+        let n = p.len();
+        let at = p.pieces_at();
+        assert_eq!(at.len(), n, "pattern: {shown}: pieces_at");
+        for k in [0, 1, n / 2, n] {
+            assert_eq!(p.truncated(k).len(), k.min(n), "pattern: {shown}: truncated({k})");
+        }
+        let count = p.queues();
+        assert!(count >= 1, "pattern: {shown} deals no queue");
+        if count > PATTERN_WALK {
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        p.for_each(|q| {
+            assert_eq!(q.len(), n, "pattern: {shown}: a queue of {} pieces", q.len());
+            for (i, piece) in q.iter().enumerate() {
+                assert!(at[i] >> piece.index() & 1 == 1, "pattern: {shown}: piece {i} of {q:?}");
+            }
+            assert!(seen.insert(q.to_vec()), "pattern: {shown}: {q:?} dealt twice");
+        });
+        assert_eq!(seen.len() as u64, count, "pattern: {shown}: counted, walked");
+    }
+}
+
+/// The most queues [`tetris_pattern`] walks one by one.
+pub const PATTERN_WALK: u64 = 2_000;
 
 /// `drop7::Position`'s text form (and `drop7::Board`'s, on the same text).
 pub fn drop7_position(data: &[u8]) {

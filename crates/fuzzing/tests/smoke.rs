@@ -177,6 +177,7 @@ smoke_tests! {
     samegame_board: 100_000;
     tetris_field: 100_000;
     tetris_fumen: 100_000;
+    tetris_pattern: 50_000;
     drop7_position: 100_000;
     twenty48_board: 100_000;
     snake_board: 100_000;
