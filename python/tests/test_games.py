@@ -152,11 +152,19 @@ def test_a_raising_progress_callback_stops_the_run():
 
 
 def test_ctrl_c_stops_a_long_solve():
+    # A shell that starts the suite in the background (`cmd &` without job control) hands it
+    # SIGINT ignored, and Python then installs no handler: the signal would never arrive and
+    # the run below would go on for hours. Python's own handler makes it arrive either way.
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.4, os.kill, (os.getpid(), signal.SIGINT))
     start = time.monotonic()
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        bitarcade.run("2048.play", games=100000, search={"depth": 3})
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bitarcade.run("2048.play", games=100000, search={"depth": 3})
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
     assert time.monotonic() - start < 3.0
 
 
