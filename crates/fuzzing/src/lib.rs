@@ -222,7 +222,11 @@ pub fn tetris_pattern(data: &[u8]) {
         let shown = p.to_string();
         let back = parse_patterns(&shown)
             .unwrap_or_else(|e| panic!("pattern: {text:?} prints as {shown:?}, which fails: {e}"));
-        assert_eq!(back, [p.clone()], "pattern: {text:?} prints as {shown:?}, read as another");
+        assert_eq!(
+            back,
+            std::slice::from_ref(p),
+            "pattern: {text:?} prints as {shown:?}, read as another"
+        );
         assert_eq!(back[0].to_string(), shown, "pattern: {text:?}: printed twice, differs");
         let n = p.len();
         let at = p.pieces_at();
