@@ -14,8 +14,8 @@
 //! The queues of a pattern are every sequence its elements deal, in order: `*p7,*p4` is the
 //! 4,233,600 queues of an opener's first 11 pieces. Several patterns may be joined by `;` (or
 //! newlines); each is counted on its own and the counts add up, so a queue two patterns deal is
-//! counted twice. Spaces are ignored. Anything else is refused with an error that says where
-//! (the character's column, counted from 1).
+//! counted twice. Spaces are ignored. A pattern deals at most [`MAX_PIECES`] pieces. Anything
+//! else is refused with an error that says where (the character's column, counted from 1).
 //!
 //! A pattern is read as a deterministic automaton: the state is the element and the pieces it
 //! has dealt so far, so every distinct queue is one path and the queues can be walked as a tree.
@@ -201,6 +201,10 @@ impl std::fmt::Display for Pattern {
     }
 }
 
+/// The most pieces one pattern may deal (a queue's length): far past any perfect clear's
+/// queue, and small enough that walking a queue piece by piece stays shallow.
+pub const MAX_PIECES: usize = 1000;
+
 /// Parses one or more patterns (joined by `;` or newlines). Errors say what is wrong and at
 /// which column (from 1) of the text.
 pub fn parse_patterns(text: &str) -> Result<Vec<Pattern>, String> {
@@ -230,6 +234,10 @@ fn parse_one(text: &str, base: usize) -> Result<Pattern, String> {
         }
     };
     let mut need_element = true;
+    // Pieces dealt so far; past MAX_PIECES the pattern is refused where it goes past.
+    let mut pieces = 0usize;
+    let too_long =
+        |i: usize| format!("column {}: a pattern deals at most {MAX_PIECES} pieces", base + i + 1);
     loop {
         skip(&mut i);
         if i >= chars.len() {
@@ -294,11 +302,15 @@ fn parse_one(text: &str, base: usize) -> Result<Pattern, String> {
             s
         } else if let Some(p) = Piece::from_letter(c) {
             // A run of letters: each is its own element.
-            i += 1;
-            elements.push(Element { set: 1 << p.index(), count: 1 });
-            while let Some(p) = chars.get(i).and_then(|&ch| Piece::from_letter(ch)) {
+            let mut letter = Some(p);
+            while let Some(p) = letter {
+                pieces += 1;
+                if pieces > MAX_PIECES {
+                    return Err(too_long(i));
+                }
                 elements.push(Element { set: 1 << p.index(), count: 1 });
                 i += 1;
+                letter = chars.get(i).and_then(|&ch| Piece::from_letter(ch));
             }
             need_element = false;
             skip(&mut i);
@@ -347,6 +359,10 @@ fn parse_one(text: &str, base: usize) -> Result<Pattern, String> {
             }
             _ => 1,
         };
+        pieces += usize::from(count);
+        if pieces > MAX_PIECES {
+            return Err(too_long(start));
+        }
         elements.push(Element { set, count });
         need_element = false;
         skip(&mut i);
@@ -410,6 +426,24 @@ mod tests {
             assert!(e.starts_with(&format!("column {col}:")), "{s}: {e}");
         }
         assert!(parse_patterns(" ; ").is_err());
+    }
+
+    #[test]
+    fn a_pattern_deals_at_most_max_pieces() {
+        assert_eq!(one(&"I".repeat(MAX_PIECES)).len(), MAX_PIECES);
+        assert_eq!(one(&vec!["*p5"; MAX_PIECES / 5].join(",")).len(), MAX_PIECES);
+        // One piece more: refused at the letter, or at the element, that goes past.
+        let e = parse_patterns(&"I".repeat(MAX_PIECES + 1)).unwrap_err();
+        assert_eq!(e, format!("column {}: a pattern deals at most 1000 pieces", MAX_PIECES + 1));
+        let e =
+            parse_patterns(&format!("{},T", vec!["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
+        assert!(e.starts_with(&format!("column {}:", 4 * MAX_PIECES / 5 + 1)), "{e}");
+        let e =
+            parse_patterns(&format!("T,{}", vec!["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
+        assert!(e.starts_with(&format!("column {}:", 2 + 4 * (MAX_PIECES / 5 - 1) + 1)), "{e}");
+        // Each pattern of several has its own count.
+        let two = format!("{};{}", "I".repeat(MAX_PIECES), "O".repeat(MAX_PIECES));
+        assert_eq!(parse_patterns(&two).unwrap().len(), 2);
     }
 
     #[test]
