@@ -202,7 +202,8 @@ pub fn tetris_fumen(data: &[u8]) {
 
 /// `tetris::pattern::parse_patterns` (`tetris percent --pattern`): an error says its column;
 /// every pattern prints as text that reads back as the same pattern, and its counts agree
-/// with its queues walked one by one (for patterns of up to [`PATTERN_WALK`] queues).
+/// with its queues walked one by one (for patterns of up to [`PATTERN_WALK`] queues of up to
+/// [`PATTERN_WALK_PIECES`] pieces).
 pub fn tetris_pattern(data: &[u8]) {
     use tetris::pattern::parse_patterns;
     let Some(text) = text(data) else { return };
@@ -236,7 +237,7 @@ pub fn tetris_pattern(data: &[u8]) {
         }
         let count = p.queues();
         assert!(count >= 1, "pattern: {shown} deals no queue");
-        if count > PATTERN_WALK {
+        if count > PATTERN_WALK || n > PATTERN_WALK_PIECES {
             continue;
         }
         let mut seen = std::collections::HashSet::new();
@@ -253,6 +254,8 @@ pub fn tetris_pattern(data: &[u8]) {
 
 /// The most queues [`tetris_pattern`] walks one by one.
 pub const PATTERN_WALK: u64 = 2_000;
+/// The longest queues [`tetris_pattern`] walks (a walk recurses once per piece).
+pub const PATTERN_WALK_PIECES: usize = 64;
 
 /// `drop7::Position`'s text form (and `drop7::Board`'s, on the same text).
 pub fn drop7_position(data: &[u8]) {

@@ -957,23 +957,28 @@ pub fn search(
     }
     let mut nodes = 0;
     let mut w = 16usize;
-    // The last width's finished game: if a wider beam is stopped before it finishes one (or
-    // finishes a worse one), that game is still the best answer found.
+    // The best finished game of the widths done so far: if a wider beam is stopped before it
+    // finishes one (or finishes a worse one), that game is still the best answer found.
     let mut done: Option<Outcome> = None;
     loop {
         let w_now = w.min(cfg.width.max(1));
         let mut out = search_fixed(board, cfg, w_now, abort, &mut progress);
         nodes += out.nodes;
         out.nodes = nodes;
-        if out.aborted {
-            if let Some(d) = done.filter(|d| !finished(board, cfg, &out) || d.better_than(&out)) {
-                return Outcome { nodes, aborted: true, ..d };
+        if out.aborted && !out.cleared {
+            if let Some(d) = done.take() {
+                if !finished(board, cfg, &out) || d.better_than(&out) {
+                    return Outcome { nodes, aborted: true, ..d };
+                }
             }
         }
         if out.cleared || out.aborted || w_now == cfg.width.max(1) {
             return out;
         }
-        done = Some(out);
+        done = Some(match done {
+            Some(d) if d.better_than(&out) => d,
+            _ => out,
+        });
         w = w.saturating_mul(4);
     }
 }

@@ -431,15 +431,13 @@ mod tests {
     #[test]
     fn a_pattern_deals_at_most_max_pieces() {
         assert_eq!(one(&"I".repeat(MAX_PIECES)).len(), MAX_PIECES);
-        assert_eq!(one(&vec!["*p5"; MAX_PIECES / 5].join(",")).len(), MAX_PIECES);
+        assert_eq!(one(&["*p5"; MAX_PIECES / 5].join(",")).len(), MAX_PIECES);
         // One piece more: refused at the letter, or at the element, that goes past.
         let e = parse_patterns(&"I".repeat(MAX_PIECES + 1)).unwrap_err();
         assert_eq!(e, format!("column {}: a pattern deals at most 1000 pieces", MAX_PIECES + 1));
-        let e =
-            parse_patterns(&format!("{},T", vec!["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
+        let e = parse_patterns(&format!("{},T", ["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
         assert!(e.starts_with(&format!("column {}:", 4 * MAX_PIECES / 5 + 1)), "{e}");
-        let e =
-            parse_patterns(&format!("T,{}", vec!["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
+        let e = parse_patterns(&format!("T,{}", ["*p5"; MAX_PIECES / 5].join(","))).unwrap_err();
         assert!(e.starts_with(&format!("column {}:", 2 + 4 * (MAX_PIECES / 5 - 1) + 1)), "{e}");
         // Each pattern of several has its own count.
         let two = format!("{};{}", "I".repeat(MAX_PIECES), "O".repeat(MAX_PIECES));
