@@ -142,7 +142,7 @@ enum Twenty48Command {
         bitarcade 2048 table-info /data/L3b-512.b48t --json | jq '.layers[] | [.sum, .best]'\n\n\
         A layer's best chance says what the stage is worth from any start with that much \
         already built in the free cells (docs/2048.md). The file is checked as `play \
-        --tables` checks it; a 3.2 GB table needs about twice that in memory.")]
+        --tables` checks it; a 3.2 GB table needs about twice that in memory while it is read.")]
     TableInfo {
         /// The table file (from `2048 tables`).
         file: PathBuf,
@@ -763,7 +763,9 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::Tables(a) => tables(a),
         Twenty48Command::TableInfo { file, json } => {
             let name = file.display().to_string();
-            let info = api::table_info(&api::load_table(&name, &read_bytes(&file)?)?);
+            // The file's bytes are dropped once decoded: one copy of the table in memory.
+            let table = api::load_table(&name, &read_bytes(&file)?)?;
+            let info = api::table_info(&table);
             if json.json {
                 return print_json(&info);
             }
