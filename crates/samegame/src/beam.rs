@@ -953,7 +953,7 @@ pub fn search(
     mut progress: impl FnMut(&Progress),
 ) -> Outcome {
     if cfg.goal != Goal::Clear || !cfg.widen {
-        return search_fixed(board, cfg, cfg.width.max(1), abort, &mut progress);
+        return search_fixed(board, cfg, cfg.width.max(1), abort, &mut progress).0;
     }
     let mut nodes = 0;
     let mut w = 16usize;
@@ -962,12 +962,12 @@ pub fn search(
     let mut done: Option<Outcome> = None;
     loop {
         let w_now = w.min(cfg.width.max(1));
-        let mut out = search_fixed(board, cfg, w_now, abort, &mut progress);
+        let (mut out, ended) = search_fixed(board, cfg, w_now, abort, &mut progress);
         nodes += out.nodes;
         out.nodes = nodes;
         if out.aborted && !out.cleared {
             if let Some(d) = done.take() {
-                if !finished(board, cfg, &out) || d.better_than(&out) {
+                if !ended || d.better_than(&out) {
                     return Outcome { nodes, aborted: true, ..d };
                 }
             }
@@ -983,27 +983,15 @@ pub fn search(
     }
 }
 
-/// Whether `out`'s moves end the game on `board` (no group left to remove).
-fn finished(board: &Board, cfg: &Config, out: &Outcome) -> bool {
-    let mut b = board.clone();
-    let mut g = Groups::new();
-    for &(x, y) in &out.moves {
-        g.find(&b, cfg.rules.min_group);
-        let Some(grp) = g.list().iter().find(|k| (k.x, k.y) == (x, y)).copied() else {
-            return false;
-        };
-        g.remove(&mut b, &grp);
-    }
-    g.find(&b, cfg.rules.min_group).is_empty()
-}
-
+/// One beam of `width`, and whether its answer is a finished game (else the beam's best
+/// unfinished line, when it was stopped first).
 fn search_fixed(
     board: &Board,
     cfg: &Config,
     width: usize,
     abort: Option<&AtomicBool>,
     progress: &mut impl FnMut(&Progress),
-) -> Outcome {
+) -> (Outcome, bool) {
     let mut ctx = Ctx { cfg, root: board, arena: Arena(Vec::new()) };
     let stride = board.width().max(1);
     let mut beam = Beam {
@@ -1029,15 +1017,18 @@ fn search_fixed(
 
     // A board with nothing to remove is its own finished game.
     if Groups::new().find(board, cfg.rules.min_group).is_empty() {
-        return Outcome {
-            moves: Vec::new(),
-            score: 0,
-            cleared: board.is_clear(),
-            tiles_left: board.tiles(),
-            nodes: 0,
-            layers: 0,
-            aborted: false,
-        };
+        return (
+            Outcome {
+                moves: Vec::new(),
+                score: 0,
+                cleared: board.is_clear(),
+                tiles_left: board.tiles(),
+                nodes: 0,
+                layers: 0,
+                aborted: false,
+            },
+            true,
+        );
     }
 
     // The abort flag is also checked per chunk and per parent inside a layer (a wide layer
@@ -1281,7 +1272,8 @@ fn search_fixed(
         });
     }
 
-    match best {
+    let ended = best.is_some();
+    let out = match best {
         Some(f) => Outcome {
             moves: ctx.full_moves(&f),
             score: f.score,
@@ -1304,7 +1296,8 @@ fn search_fixed(
                 aborted,
             }
         }
-    }
+    };
+    (out, ended)
 }
 
 #[cfg(test)]
@@ -1470,7 +1463,7 @@ mod tests {
         for seed in 0..40u64 {
             let b = Board::random(15, 15, 5, seed);
             let cfg = Config::new(Goal::Clear, 1 << 16);
-            let narrow = search_fixed(&b, &cfg, 16, None, &mut |_| {});
+            let (narrow, narrow_ended) = search_fixed(&b, &cfg, 16, None, &mut |_| {});
             if narrow.cleared {
                 continue;
             }
@@ -1482,7 +1475,7 @@ mod tests {
                 }
             });
             assert!(out.aborted, "seed {seed}");
-            assert!(finished(&b, &cfg, &out), "seed {seed}: an unfinished line");
+            assert!(narrow_ended, "seed {seed}: an unfinished line");
             assert_eq!(
                 (out.moves.clone(), out.score, out.tiles_left),
                 (narrow.moves.clone(), narrow.score, narrow.tiles_left),
