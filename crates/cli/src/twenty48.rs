@@ -222,13 +222,17 @@ struct SearchArgs {
     #[arg(long, value_name = "OFFSET", conflicts_with_all = ["depth", "budget", "time_per_move"])]
     depth_offset: Option<u8>,
     /// Budget rule: multiply the budget by F on boards holding at least --boost-tiles tiles of
-    /// 1024 or more (1 = off).
+    /// --boost-tile or more (1 = off).
     #[arg(long, value_name = "F", default_value_t = SearchSpec::default().boost)]
     boost: f32,
-    /// Budget rule: the number of tiles of 1024 or more that triggers --boost.
+    /// Budget rule: the number of tiles of --boost-tile or more that triggers --boost.
     #[arg(long, value_name = "N", default_value_t = SearchSpec::default().boost_tiles,
           value_parser = clap::value_parser!(u8).range(clap_range(SearchSpec::BOOST_TILES)))]
     boost_tiles: u8,
+    /// Budget rule: the tile --boost-tiles counts, a power of two from 2 to 32768
+    /// (`--boost-tile 16384 --boost-tiles 1`: every move from the first 16384 on).
+    #[arg(long, value_name = "TILE", default_value_t = SearchSpec::default().boost_tile)]
+    boost_tile: u32,
     /// Keep the transposition table from move to move (default: a fresh table per move).
     #[arg(long)]
     keep_table: bool,
@@ -271,6 +275,11 @@ struct SearchArgs {
     /// played instead of the search's.
     #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
     tables: Vec<PathBuf>,
+    /// With --tables: where a table applies, the search still chooses, among the moves the
+    /// table rates within EPS of its best chance (0.01: a move may cost the table's stage at
+    /// most one point); default: the table's move, unsearched.
+    #[arg(long, value_name = "EPS", requires = "tables")]
+    table_slack: Option<f32>,
 }
 
 impl SearchArgs {
@@ -284,6 +293,7 @@ impl SearchArgs {
             depth_offset: self.depth_offset,
             boost: self.boost,
             boost_tiles: self.boost_tiles,
+            boost_tile: self.boost_tile,
             keep_table: self.keep_table,
             min_depth: self.min_depth,
             max_depth: self.max_depth,
@@ -297,6 +307,7 @@ impl SearchArgs {
             node_cap: None,
             table_names: self.tables.iter().map(|p| p.display().to_string()).collect(),
             tables: None,
+            table_slack: self.table_slack,
         };
         // The options are checked before the files are read (the order of the messages).
         spec.config()?;

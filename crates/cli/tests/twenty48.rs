@@ -699,6 +699,23 @@ fn endgame_tables_build_check_and_advise() {
     assert_eq!(best["nodes"], 0);
     let chance = best["value"].as_f64().unwrap();
     assert!(chance > 0.5 && chance <= 1.0, "{best}");
+    // With slack the search chooses among the moves the table rates within it of its best:
+    // with slack 1 the search's own move unless it moves a locked tile.
+    let any = json(&bitarcade(&[
+        "2048",
+        "best",
+        board,
+        "--tables",
+        &file,
+        "--table-slack",
+        "1",
+        "--depth",
+        "2",
+        "--json",
+    ]));
+    assert!(any["nodes"].as_u64().unwrap() > 0, "{any}");
+    let plain = json(&bitarcade(&["2048", "best", board, "--depth", "2", "--json"]));
+    assert!(any["best"] == plain["best"] || any["best"] == best["best"], "{any}");
     // Where no formation stands, the search answers as without tables.
     let other = "2 4 . ./. . . ./. . . ./. . . 2";
     let with =
@@ -729,6 +746,7 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "tables", "--target", "1024", "--out", &file], "target: 1024"),
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
         (vec!["2048", "table-info", &bad], "bad.b48t"),
+        (vec!["2048", "best", board, "--tables", &file, "--table-slack", "2"], "table_slack: 2"),
         (vec!["2048", "table-info", "no-such.b48t"], "no-such.b48t"),
     ] {
         let out = bitarcade(&args);

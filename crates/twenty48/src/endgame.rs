@@ -420,6 +420,9 @@ pub struct Advice {
     pub formation: &'static str,
     /// The target tile.
     pub target: u32,
+    /// Every move's chance in the same view (indexed by [`Dir::index`]); `None` for a move
+    /// that is illegal or moves a locked tile.
+    pub chances: [Option<f32>; 4],
 }
 
 /// Loaded tables, asked once per move before the search (as both references do).
@@ -466,6 +469,7 @@ impl Tables {
                 }
                 let wall = view.0 & mask;
                 let mut answer: Option<(Dir, f32)> = None;
+                let mut chances = [None; 4];
                 let mut known = true;
                 for d in Dir::ALL {
                     let Ok(m) = board.play(d) else { continue };
@@ -475,6 +479,7 @@ impl Tables {
                     }
                     match t.value(after.0 & !mask) {
                         Some(v) => {
+                            chances[d.index()] = Some(v);
                             if answer.is_none_or(|(_, a)| v > a) {
                                 answer = Some((d, v));
                             }
@@ -485,7 +490,7 @@ impl Tables {
                 if let (true, Some((dir, chance))) = (known, answer) {
                     if chance > 0.0 && best.is_none_or(|b| chance > b.chance) {
                         let target = 1 << t.target;
-                        best = Some(Advice { dir, chance, formation: f.name, target });
+                        best = Some(Advice { dir, chance, formation: f.name, target, chances });
                     }
                 }
             }
@@ -638,6 +643,11 @@ mod tests {
         let b: Board = ". . . ./8 . . ./8 16 512 1024/2 2048 4096 8192".parse().unwrap();
         let a = tables.advise(b).expect("the block stands");
         assert_eq!((a.formation, a.target, a.dir, a.chance), ("L3b", 16, Dir::Down, 1.0));
+        // Every move's chance: left changes nothing and up lifts the locked 2048 (none);
+        // right keeps the block.
+        assert_eq!(a.chances[Dir::Down.index()], Some(1.0));
+        assert_eq!((a.chances[Dir::Left.index()], a.chances[Dir::Up.index()]), (None, None));
+        assert!(a.chances[Dir::Right.index()].is_some(), "{a:?}");
         // The goal is only beside it: a 16 at (1,1) or (2,0) is a won position, one at
         // (0,0) is not one yet.
         let t = &tables.tables()[0];

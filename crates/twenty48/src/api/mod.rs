@@ -108,10 +108,14 @@ pub struct SearchSpec {
     /// `min_depth..=max_depth`; used without `depth` and `budget`.
     pub depth_offset: Option<u8>,
     /// Budget rule: multiply the budget by this factor on boards holding at least
-    /// `boost_tiles` tiles of 1024 or more (1 = off; 1..=1000).
+    /// `boost_tiles` tiles of `boost_tile` or more (1 = off; 1..=1000).
     pub boost: f32,
-    /// Budget rule: the number of tiles of 1024 or more that triggers `boost` (1..=16).
+    /// Budget rule: the number of tiles of `boost_tile` or more that triggers `boost`
+    /// (1..=16).
     pub boost_tiles: u8,
+    /// Budget rule: the tile that `boost_tiles` counts, a power of two from 2 to 32768
+    /// (default 1024; 16384 with `boost_tiles` 1 boosts every move from the first 16384 on).
+    pub boost_tile: u32,
     /// Keep the transposition table from move to move.
     pub keep_table: bool,
     /// Smallest depth of the adaptive and budget rules (default: 2 for the budget rule, 4
@@ -153,6 +157,12 @@ pub struct SearchSpec {
     /// [`load_table`].
     #[serde(skip)]
     pub tables: Option<Arc<crate::endgame::Tables>>,
+    /// Where a table applies, let the search choose among the moves the table rates within
+    /// this much of its best chance (in `[0, 1]`): the search's move is played unless the
+    /// table gives it more than `table_slack` less chance, when the table's is. Default
+    /// (none): the table's move is played unsearched. Set with `tables` (not serialised).
+    #[serde(skip)]
+    pub table_slack: Option<f32>,
 }
 
 impl Default for SearchSpec {
@@ -165,6 +175,7 @@ impl Default for SearchSpec {
             depth_offset: None,
             boost: 1.0,
             boost_tiles: 4,
+            boost_tile: 1024,
             keep_table: false,
             min_depth: None,
             max_depth: 16,
@@ -178,6 +189,7 @@ impl Default for SearchSpec {
             node_cap: None,
             table_names: Vec::new(),
             tables: None,
+            table_slack: None,
         }
     }
 }
@@ -213,6 +225,11 @@ impl SearchSpec {
                 self.boost
             )));
         }
+        if let Some(e) = self.table_slack {
+            if !(0.0..=1.0).contains(&e) {
+                return Err(Error::input(format!("search.table_slack: {e}, must be in [0, 1]")));
+            }
+        }
         check_range("search.tt_bits", self.tt_bits, Self::TT_BITS)?;
         if let Some(d) = self.depth {
             check_range("search.depth", d, Self::DEPTH)?;
@@ -221,6 +238,12 @@ impl SearchSpec {
             check_range("search.budget", nodes, Self::BUDGET)?;
         }
         check_range("search.boost_tiles", self.boost_tiles, Self::BOOST_TILES)?;
+        if !(2..=32768).contains(&self.boost_tile) || !self.boost_tile.is_power_of_two() {
+            return Err(Error::input(format!(
+                "search.boost_tile: {}, must be a power of two from 2 to 32768",
+                self.boost_tile
+            )));
+        }
         if let Some(p) = &self.params {
             p.check().map_err(Error::input)?;
         }
@@ -268,6 +291,7 @@ impl SearchSpec {
             extend: self.extend,
             keep_table: self.keep_table,
             boost_tiles: if self.boost > 1.0 { self.boost_tiles } else { 0 },
+            boost_rank: self.boost_tile.trailing_zeros() as u8,
             boost: self.boost,
             prefetch: true,
             incremental: true,
@@ -290,7 +314,8 @@ impl SearchSpec {
                     ext += &format!(", x{} when the move changes", cfg.extend);
                 }
                 if cfg.boost_tiles > 0 {
-                    ext += &format!(", x{} with {}+ tiles >= 1024", cfg.boost, cfg.boost_tiles);
+                    let tile = 1u32 << cfg.boost_rank;
+                    ext += &format!(", x{} with {}+ tiles >= {tile}", cfg.boost, cfg.boost_tiles);
                 }
                 format!(
                     "iterative deepening to about {nodes} nodes per move{ext}, {min}..{max} layers"
@@ -310,7 +335,9 @@ impl SearchSpec {
         let tables = if self.table_names.is_empty() {
             String::new()
         } else {
-            format!(", endgame tables {}", self.table_names.join(" "))
+            let slack =
+                self.table_slack.map(|e| format!(" (search within {e} of the table's best)"));
+            format!(", endgame tables {}{}", self.table_names.join(" "), slack.unwrap_or_default())
         };
         format!(
             "expectimax, {depth}, probability cutoff {}, table 2^{}{keep}{eval}{tables}",

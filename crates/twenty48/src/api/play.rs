@@ -219,9 +219,14 @@ fn play_one<E: Evaluator>(
             ctl.report(Progress::new(done.load(Ordering::Relaxed), Some(total)).with_message(what));
         }
         let advice = req.search.tables.as_ref().and_then(|t| t.advise(g.board()));
-        table_moves += u64::from(advice.is_some());
         let choice = match advice {
-            Some(a) => Some(Choice { dir: a.dir, value: a.chance, depth: 0 }),
+            Some(a) => {
+                let (c, table) = table_choice(&a, req.search.table_slack, || {
+                    choose(&mut s, g.board(), req.search.time_per_move)
+                });
+                table_moves += u64::from(table);
+                Some(c)
+            }
             None => choose(&mut s, g.board(), req.search.time_per_move),
         };
         ctl.check()?;
@@ -247,6 +252,22 @@ fn play_one<E: Evaluator>(
         }
     }
     Ok(GameResult { table_moves, ..GameResult::from_game(index, &g, s.nodes(), true) })
+}
+
+/// The move where a table applies (`true` when it is the table's): with no slack the table's
+/// move, unsearched; with slack `e` the search's own move, unless the table gives it more than
+/// `e` less chance than the table's best move (or bars it), when the table's move is played.
+fn table_choice(
+    a: &crate::endgame::Advice,
+    slack: Option<f32>,
+    search: impl FnOnce() -> Option<Choice>,
+) -> (Choice, bool) {
+    let table = Choice { dir: a.dir, value: a.chance, depth: 0 };
+    let Some(e) = slack else { return (table, true) };
+    match search() {
+        Some(c) if a.chances[c.dir.index()].is_some_and(|v| v >= a.chance - e) => (c, false),
+        _ => (table, true),
+    }
 }
 
 /// The searcher's choice on `board`: by its depth rule, or with `time_per_move` by iterative
@@ -353,7 +374,12 @@ fn best_with<E: Evaluator>(
     let view = board.view();
     let advice = req.search.tables.as_ref().and_then(|t| t.advise(view));
     let c = match advice {
-        Some(a) => Some(Choice { dir: a.dir, value: a.chance, depth: 0 }),
+        Some(a) => Some(
+            table_choice(&a, req.search.table_slack, || {
+                choose(&mut s, view, req.search.time_per_move)
+            })
+            .0,
+        ),
         // A board with no move gets no search (its view may show a merge it does not have).
         None if !board.can_move() => None,
         None => choose(&mut s, view, req.search.time_per_move),
@@ -386,4 +412,45 @@ fn best_with<E: Evaluator>(
             .collect(),
         choice: c,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::Advice;
+    use crate::Dir;
+
+    #[test]
+    fn slack_lets_the_search_choose_among_the_moves_near_the_tables_best() {
+        // The table: left 0.9 (its best), up 0.895, right 0.5, down barred.
+        let a = Advice {
+            dir: Dir::Left,
+            chance: 0.9,
+            formation: "L3b",
+            target: 512,
+            chances: [None; 4],
+        };
+        let mut chances = [None; 4];
+        chances[Dir::Left.index()] = Some(0.9);
+        chances[Dir::Up.index()] = Some(0.895);
+        chances[Dir::Right.index()] = Some(0.5);
+        let a = Advice { chances, ..a };
+        let search = |d: Dir| move || Some(Choice { dir: d, value: 1e5, depth: 3 });
+        let pick = |slack: Option<f32>, d: Dir| {
+            let (c, table) = table_choice(&a, slack, search(d));
+            (c.dir, table)
+        };
+        // No slack: the table's move, and the search is never asked.
+        let (c, table) = table_choice(&a, None, || panic!("searched"));
+        assert_eq!((c.dir, c.value, table), (Dir::Left, 0.9, true));
+        // Within the slack the search's move stands; past it, or barred, the table's.
+        assert_eq!(pick(Some(0.01), Dir::Up), (Dir::Up, false));
+        assert_eq!(pick(Some(0.001), Dir::Up), (Dir::Left, true));
+        assert_eq!(pick(Some(0.0), Dir::Left), (Dir::Left, false));
+        assert_eq!(pick(Some(0.3), Dir::Right), (Dir::Left, true));
+        assert_eq!(pick(Some(1.0), Dir::Right), (Dir::Right, false));
+        assert_eq!(pick(Some(1.0), Dir::Down), (Dir::Left, true));
+        // A search with no answer (stopped): the table's move.
+        assert_eq!(table_choice(&a, Some(1.0), || None).0.dir, Dir::Left);
+    }
 }

@@ -256,6 +256,10 @@ fn one_f32() -> f32 {
     1.0
 }
 
+fn ten_u8() -> u8 {
+    10
+}
+
 fn yes() -> bool {
     true
 }
@@ -281,11 +285,15 @@ pub struct SearchConfig {
     /// on what it searched before.
     #[serde(default)]
     pub keep_table: bool,
-    /// Budget rule only: on a board holding at least this many tiles of 1024 or more (the
-    /// long chains where the player's games are lost), the move's budget is multiplied by
-    /// [`SearchConfig::boost`]. 0 turns it off.
+    /// Budget rule only: on a board holding at least this many tiles of rank
+    /// [`SearchConfig::boost_rank`] or more (the long chains where the player's games are
+    /// lost), the move's budget is multiplied by [`SearchConfig::boost`]. 0 turns it off.
     #[serde(default)]
     pub boost_tiles: u8,
+    /// The rank of the tiles [`SearchConfig::boost_tiles`] counts: 10 (1024) by default; 14
+    /// with `boost_tiles` 1 boosts every board from the first 16384 on.
+    #[serde(default = "ten_u8")]
+    pub boost_rank: u8,
     /// The budget factor on boosted boards (see [`SearchConfig::boost_tiles`]).
     #[serde(default = "one_f32")]
     pub boost: f32,
@@ -319,6 +327,7 @@ impl Default for SearchConfig {
             extend: 1.0,
             keep_table: false,
             boost_tiles: 0,
+            boost_rank: 10,
             boost: 1.0,
             prefetch: true,
             incremental: true,
@@ -542,7 +551,9 @@ impl<'h, G: MoveGen, E: Evaluator> Searcher<'h, G, E> {
         let mut last = self.nodes - start;
         let mut before = 0u64;
         let mut budget = budget as f64;
-        if self.cfg.boost_tiles > 0 && board.count_at_least(10) >= u32::from(self.cfg.boost_tiles) {
+        if self.cfg.boost_tiles > 0
+            && board.count_at_least(self.cfg.boost_rank) >= u32::from(self.cfg.boost_tiles)
+        {
             budget *= f64::from(self.cfg.boost);
         }
         let mut extended = self.cfg.extend <= 1.0;
@@ -1248,5 +1259,28 @@ mod tests {
         let (plain, plain_nodes) = search(chain, 1.0);
         let (boosted, boosted_nodes) = search(chain, 8.0);
         assert!(boosted_nodes > plain_nodes && boosted.depth > plain.depth);
+    }
+
+    #[test]
+    fn boost_counts_the_tiles_of_its_rank() {
+        let h = Heuristic::new(Params::SHIPPED);
+        let nodes = |b: Board, boost: f32| {
+            let cfg = SearchConfig {
+                depth: Depth::Budget { nodes: 20_000, min: 1, max: 12 },
+                tt_bits: 14,
+                boost_tiles: 1,
+                boost_rank: 14,
+                boost,
+                ..Default::default()
+            };
+            let mut s = Searcher::new(&h, cfg);
+            s.best_move(b).unwrap();
+            s.nodes()
+        };
+        // Five tiles of 1024 or more but no 16384: not boosted; a 16384: boosted.
+        let no: Board = "2 8 2 ./32 8 4 ./1024 512 128 16/8192 4096 2048 1024".parse().unwrap();
+        let yes: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 2048 1024".parse().unwrap();
+        assert_eq!(nodes(no, 8.0), nodes(no, 1.0));
+        assert!(nodes(yes, 8.0) > nodes(yes, 1.0));
     }
 }
