@@ -45,6 +45,8 @@ enum Twenty48Command {
         bitarcade 2048 play --games 100 --ntuple net.b48 --depth 2\n  \
         bitarcade 2048 play --games 2 --eval corner --prune-below-pass --depth 3   \
         (macroxue/2048-ai's corner leaf and pruning)\n  \
+        bitarcade 2048 play --games 2 --tables L3b-512.b48t,L3b-256.b48t,L3b-128.b48t --boost 2.5 \
+        --boost-tile 16384 --boost-tiles 1   (2.5x the search from the first 16384 on)\n  \
         bitarcade 2048 play --seeds 30000..30095 --threads 2 --json   (the standard seeds: \
         game S is the game of --games 1 --seed S)\n\n\
         With --ntuple FILE the leaves are valued by an n-tuple network made by `2048 train` \
@@ -272,13 +274,15 @@ struct SearchArgs {
     prune_below_pass: bool,
     /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the six
     /// largest tiles in its formation, the next of the smallest to build), its move is
-    /// played instead of the search's.
+    /// played instead of the search's (with --table-slack, the search chooses among the
+    /// moves it allows).
     #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
     tables: Vec<PathBuf>,
-    /// With --tables: where a table applies, the search still chooses, among the moves the
-    /// table rates within EPS of its best chance (0.01: a move may cost the table's stage at
-    /// most one point); default: the table's move, unsearched.
-    #[arg(long, value_name = "EPS", requires = "tables")]
+    /// With --tables: where a table applies, the table allows the moves it rates within EPS
+    /// of its best chance (0.01: a move may cost the table's stage at most one point), and
+    /// the search plays its own move if allowed, else its best allowed one; default: the
+    /// table's move, unsearched.
+    #[arg(long, value_name = "EPS")]
     table_slack: Option<f32>,
 }
 
@@ -310,6 +314,11 @@ impl SearchArgs {
             table_slack: self.table_slack,
         };
         // The options are checked before the files are read (the order of the messages).
+        if self.table_slack.is_some() && self.tables.is_empty() {
+            return Err(CliError::input(
+                "--table-slack: needs --tables (the tables that rate the moves)",
+            ));
+        }
         spec.config()?;
         spec.network = self.ntuple.as_ref().map(|p| read_network(p)).transpose()?.map(Arc::new);
         spec.params = self.params.as_ref().map(|p| read_json_file(p)).transpose()?;

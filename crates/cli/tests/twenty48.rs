@@ -699,23 +699,25 @@ fn endgame_tables_build_check_and_advise() {
     assert_eq!(best["nodes"], 0);
     let chance = best["value"].as_f64().unwrap();
     assert!(chance > 0.5 && chance <= 1.0, "{best}");
-    // With slack the search chooses among the moves the table rates within it of its best:
-    // with slack 1 the search's own move unless it moves a locked tile.
-    let any = json(&bitarcade(&[
-        "2048",
-        "best",
-        board,
-        "--tables",
-        &file,
-        "--table-slack",
-        "1",
-        "--depth",
-        "2",
-        "--json",
-    ]));
-    assert!(any["nodes"].as_u64().unwrap() > 0, "{any}");
-    let plain = json(&bitarcade(&["2048", "best", board, "--depth", "2", "--json"]));
-    assert!(any["best"] == plain["best"] || any["best"] == best["best"], "{any}");
+    // With slack the search chooses among the moves the table rates within it of its best.
+    // On this board the table wants down (0.9999) and the search right, which lifts nothing
+    // locked: with slack 1 right is played as without tables; with slack 0 only down is
+    // allowed, and the search plays it (its value, not the table's chance).
+    let split = ". 4 2 4/2 . . 4/. . 16 256/4096 2048 1024 512";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["2048", "best", split, "--depth", "2", "--json"];
+        args.extend_from_slice(extra);
+        json(&bitarcade(&args))
+    };
+    let table = json(&bitarcade(&["2048", "best", split, "--tables", &file, "--json"]));
+    let plain = run(&[]);
+    assert_eq!((&table["best"], &plain["best"]), (&"D".into(), &"R".into()), "{table} {plain}");
+    let any = run(&["--tables", &file, "--table-slack", "1"]);
+    let strict = run(&["--tables", &file, "--table-slack", "0"]);
+    assert_eq!((&any["best"], &any["value"]), (&plain["best"], &plain["value"]), "{any}");
+    assert_eq!(strict["best"], table["best"], "{strict}");
+    assert!(strict["value"].as_f64().unwrap() > 1.0, "{strict}");
+    assert!(any["table"].is_null() && strict["table"].is_null(), "{any} {strict}");
     // Where no formation stands, the search answers as without tables.
     let other = "2 4 . ./. . . ./. . . ./. . . 2";
     let with =
@@ -747,6 +749,9 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
         (vec!["2048", "table-info", &bad], "bad.b48t"),
         (vec!["2048", "best", board, "--tables", &file, "--table-slack", "2"], "table_slack: 2"),
+        (vec!["2048", "best", board, "--table-slack", "0.1"], "--tables"),
+        (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "3"], "boost_tile: 3"),
+        (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "65536"], "boost_tile"),
         (vec!["2048", "table-info", "no-such.b48t"], "no-such.b48t"),
     ] {
         let out = bitarcade(&args);

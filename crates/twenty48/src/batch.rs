@@ -28,7 +28,8 @@ pub struct GameResult {
     pub status: Status,
     /// Move-generator calls made by the player's search.
     pub nodes: u64,
-    /// Moves an endgame table chose instead of the search.
+    /// Moves where an endgame table overruled the search: its own move, unsearched, or with
+    /// a table slack the search's best among the moves the table allows.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub table_moves: u64,
     /// The record, when asked for (not serialised).

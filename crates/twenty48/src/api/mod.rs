@@ -153,14 +153,15 @@ pub struct SearchSpec {
     #[serde(skip)]
     pub table_names: Vec<String>,
     /// Endgame tables asked before each move's search ([`crate::endgame::Tables::advise`]);
-    /// where one applies, its move is played. Not serialised: a front end loads them with
+    /// where one applies, its move is played (or, with `table_slack`, the search chooses among
+    /// the moves the table allows). Not serialised: a front end loads them with
     /// [`load_table`].
     #[serde(skip)]
     pub tables: Option<Arc<crate::endgame::Tables>>,
     /// Where a table applies, let the search choose among the moves the table rates within
-    /// this much of its best chance (in `[0, 1]`): the search's move is played unless the
-    /// table gives it more than `table_slack` less chance, when the table's is. Default
-    /// (none): the table's move is played unsearched. Set with `tables` (not serialised).
+    /// this much of its best chance (in `[0, 1]`): the search's move if it is one of them,
+    /// else the search's best among them. Default (none): the table's move is played
+    /// unsearched. Set with `tables` (not serialised).
     #[serde(skip)]
     pub table_slack: Option<f32>,
 }

@@ -11,7 +11,7 @@ use crate::batch::{GameResult, Summary};
 use crate::multistage::MultiEval;
 use crate::ntuple::NetEval;
 use crate::search::{Choice, Corner, Evaluator, Heuristic, Params, SearchConfig, Searcher};
-use crate::{Board, Game, Status};
+use crate::{Board, Dir, Game, Status};
 
 /// A batch of games with the expectimax player (`2048 play`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -223,6 +223,7 @@ fn play_one<E: Evaluator>(
             Some(a) => {
                 let (c, table) = table_choice(&a, req.search.table_slack, || {
                     choose(&mut s, g.board(), req.search.time_per_move)
+                        .map(|c| (c, s.root_values()))
                 });
                 table_moves += u64::from(table);
                 Some(c)
@@ -254,20 +255,32 @@ fn play_one<E: Evaluator>(
     Ok(GameResult { table_moves, ..GameResult::from_game(index, &g, s.nodes(), true) })
 }
 
-/// The move where a table applies (`true` when it is the table's): with no slack the table's
-/// move, unsearched; with slack `e` the search's own move, unless the table gives it more than
-/// `e` less chance than the table's best move (or bars it), when the table's move is played.
+/// The move where a table applies, and whether the table overruled the search. With no slack:
+/// the table's move, unsearched. With slack `e` the table allows the moves it rates within `e`
+/// of its best chance: the search's move if it is one of them, else the search's best among
+/// them (both by its root values), else the table's own (when the search has no answer).
+/// `search` gives the search's choice and its root values ([`Searcher::root_values`]).
 fn table_choice(
     a: &crate::endgame::Advice,
     slack: Option<f32>,
-    search: impl FnOnce() -> Option<Choice>,
+    search: impl FnOnce() -> Option<(Choice, [Option<f32>; 4])>,
 ) -> (Choice, bool) {
     let table = Choice { dir: a.dir, value: a.chance, depth: 0 };
     let Some(e) = slack else { return (table, true) };
-    match search() {
-        Some(c) if a.chances[c.dir.index()].is_some_and(|v| v >= a.chance - e) => (c, false),
-        _ => (table, true),
+    let Some((c, values)) = search() else { return (table, true) };
+    let allowed = |d: Dir| a.chances[d.index()].is_some_and(|v| v >= a.chance - e);
+    if allowed(c.dir) {
+        return (c, false);
     }
+    let mut best: Option<Choice> = None;
+    for d in Dir::ALL.into_iter().filter(|&d| allowed(d)) {
+        if let Some(v) = values[d.index()] {
+            if best.is_none_or(|b| v > b.value) {
+                best = Some(Choice { dir: d, value: v, depth: c.depth });
+            }
+        }
+    }
+    (best.unwrap_or(table), true)
 }
 
 /// The searcher's choice on `board`: by its depth rule, or with `time_per_move` by iterative
@@ -318,7 +331,8 @@ pub struct BestResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<String>,
     /// The endgame table that chose the move instead of the search (then `value` is its
-    /// chance of building the target, `depth` 0), if one did.
+    /// chance of building the target, `depth` 0, and `values` is empty), if one did; with
+    /// `table_slack` only when the table's own move is played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
     /// The best move's letter (`U`, `D`, `L`, `R`), none when no move is legal.
@@ -373,13 +387,16 @@ fn best_with<E: Evaluator>(
     let mut s = Searcher::with_evaluator(eval, cfg).with_abort(ctl.abort_flag());
     let view = board.view();
     let advice = req.search.tables.as_ref().and_then(|t| t.advise(view));
+    // Whether the table's own move is played (then `value` is its chance).
+    let mut by_table = false;
     let c = match advice {
-        Some(a) => Some(
-            table_choice(&a, req.search.table_slack, || {
-                choose(&mut s, view, req.search.time_per_move)
-            })
-            .0,
-        ),
+        Some(a) => {
+            let (c, overruled) = table_choice(&a, req.search.table_slack, || {
+                choose(&mut s, view, req.search.time_per_move).map(|c| (c, s.root_values()))
+            });
+            by_table = overruled && c.depth == 0;
+            Some(c)
+        }
         // A board with no move gets no search (its view may show a merge it does not have).
         None if !board.can_move() => None,
         None => choose(&mut s, view, req.search.time_per_move),
@@ -392,7 +409,7 @@ fn best_with<E: Evaluator>(
         }
     }
     Ok(BestResponse {
-        table: advice.map(|a| {
+        table: advice.filter(|_| by_table).map(|a| {
             format!(
                 "{} {}: chance {:.4} of building the {}",
                 a.formation, a.target, a.chance, a.target
@@ -404,7 +421,7 @@ fn best_with<E: Evaluator>(
         value: c.map(|c| c.value),
         depth: c.map(|c| c.depth),
         nodes: s.nodes(),
-        values: (c.is_some())
+        values: (c.is_some() && !by_table)
             .then(|| s.root_values())
             .into_iter()
             .flat_map(|v| crate::Dir::ALL.into_iter().zip(v))
@@ -418,7 +435,6 @@ fn best_with<E: Evaluator>(
 mod tests {
     use super::*;
     use crate::endgame::Advice;
-    use crate::Dir;
 
     #[test]
     fn slack_lets_the_search_choose_among_the_moves_near_the_tables_best() {
@@ -435,7 +451,12 @@ mod tests {
         chances[Dir::Up.index()] = Some(0.895);
         chances[Dir::Right.index()] = Some(0.5);
         let a = Advice { chances, ..a };
-        let search = |d: Dir| move || Some(Choice { dir: d, value: 1e5, depth: 3 });
+        // The search's root values: up 25, down 40, left 20, right 30 (its best is down).
+        let mut values = [None; 4];
+        for (d, v) in [(Dir::Up, 25.0), (Dir::Down, 40.0), (Dir::Left, 20.0), (Dir::Right, 30.0)] {
+            values[d.index()] = Some(v);
+        }
+        let search = |d: Dir| move || Some((Choice { dir: d, value: 1e5, depth: 3 }, values));
         let pick = |slack: Option<f32>, d: Dir| {
             let (c, table) = table_choice(&a, slack, search(d));
             (c.dir, table)
@@ -443,13 +464,16 @@ mod tests {
         // No slack: the table's move, and the search is never asked.
         let (c, table) = table_choice(&a, None, || panic!("searched"));
         assert_eq!((c.dir, c.value, table), (Dir::Left, 0.9, true));
-        // Within the slack the search's move stands; past it, or barred, the table's.
+        // Within the slack the search's move stands.
         assert_eq!(pick(Some(0.01), Dir::Up), (Dir::Up, false));
-        assert_eq!(pick(Some(0.001), Dir::Up), (Dir::Left, true));
         assert_eq!(pick(Some(0.0), Dir::Left), (Dir::Left, false));
-        assert_eq!(pick(Some(0.3), Dir::Right), (Dir::Left, true));
         assert_eq!(pick(Some(1.0), Dir::Right), (Dir::Right, false));
-        assert_eq!(pick(Some(1.0), Dir::Down), (Dir::Left, true));
+        // Past it, or barred: the search's best among the allowed moves (by its values).
+        assert_eq!(pick(Some(0.001), Dir::Up), (Dir::Left, true));
+        assert_eq!(pick(Some(0.3), Dir::Right), (Dir::Up, true));
+        assert_eq!(pick(Some(1.0), Dir::Down), (Dir::Right, true));
+        let (c, _) = table_choice(&a, Some(1.0), search(Dir::Down));
+        assert_eq!((c.value, c.depth), (30.0, 3));
         // A search with no answer (stopped): the table's move.
         assert_eq!(table_choice(&a, Some(1.0), || None).0.dir, Dir::Left);
     }
