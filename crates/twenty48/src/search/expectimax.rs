@@ -1236,21 +1236,26 @@ mod tests {
         assert!(kept_nodes < fresh_nodes, "kept {kept_nodes} vs fresh {fresh_nodes}");
     }
 
+    /// A budget search of `b` (20,000 nodes) boosted by `boost` on boards with `tiles` tiles
+    /// of rank `rank` or more: its choice and nodes.
+    fn boosted(b: Board, boost: f32, tiles: u8, rank: u8) -> (Choice, u64) {
+        let h = Heuristic::new(Params::SHIPPED);
+        let cfg = SearchConfig {
+            depth: Depth::Budget { nodes: 20_000, min: 1, max: 12 },
+            tt_bits: 14,
+            boost_tiles: tiles,
+            boost_rank: rank,
+            boost,
+            ..Default::default()
+        };
+        let mut s = Searcher::new(&h, cfg);
+        let c = s.best_move(b).unwrap();
+        (c, s.nodes())
+    }
+
     #[test]
     fn boost_spends_more_only_on_long_chains() {
-        let h = Heuristic::new(Params::SHIPPED);
-        let search = |b: Board, boost: f32| {
-            let cfg = SearchConfig {
-                depth: Depth::Budget { nodes: 20_000, min: 1, max: 12 },
-                tt_bits: 14,
-                boost_tiles: 4,
-                boost,
-                ..Default::default()
-            };
-            let mut s = Searcher::new(&h, cfg);
-            let c = s.best_move(b).unwrap();
-            (c, s.nodes())
-        };
+        let search = |b: Board, boost: f32| boosted(b, boost, 4, 10);
         let chain: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 2048 1024".parse().unwrap();
         let short: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 256 64".parse().unwrap();
         assert_eq!(chain.count_at_least(10), 5);
@@ -1263,20 +1268,7 @@ mod tests {
 
     #[test]
     fn boost_counts_the_tiles_of_its_rank() {
-        let h = Heuristic::new(Params::SHIPPED);
-        let nodes = |b: Board, boost: f32| {
-            let cfg = SearchConfig {
-                depth: Depth::Budget { nodes: 20_000, min: 1, max: 12 },
-                tt_bits: 14,
-                boost_tiles: 1,
-                boost_rank: 14,
-                boost,
-                ..Default::default()
-            };
-            let mut s = Searcher::new(&h, cfg);
-            s.best_move(b).unwrap();
-            s.nodes()
-        };
+        let nodes = |b: Board, boost: f32| boosted(b, boost, 1, 14).1;
         // Five tiles of 1024 or more but no 16384: not boosted; a 16384: boosted.
         let no: Board = "2 8 2 ./32 8 4 ./1024 512 128 16/8192 4096 2048 1024".parse().unwrap();
         let yes: Board = "2 8 2 ./32 8 4 ./8192 512 128 16/16384 4096 2048 1024".parse().unwrap();
