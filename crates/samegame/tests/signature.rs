@@ -1,7 +1,7 @@
 //! The bench signature: fixed boards, fixed settings, and the node counts and a hash of the
 //! chosen moves, kept in `tests/data/signature.txt`. A change to the search's answers shows up
 //! here and must be a deliberate, explained change: regenerate the file with
-//! `BITARCADE_BLESS=1 cargo test -p samegame --test signature` and say why in the commit.
+//! `BITARCADE_BLESS=1 cargo test -p samegame --test all signature::` and say why in the commit.
 
 use samegame::beam::{search, Config, Eval, Goal};
 use samegame::Board;

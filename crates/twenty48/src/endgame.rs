@@ -663,33 +663,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn small_tables_equal_the_plain_recursion_everywhere() {
-        for f in Formation::ALL {
-            for target in [3u8, 4] {
-                let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
-                assert!(!t.is_empty());
-                let mut checked = 0;
-                let mut reference = Reference::new(f, target, t.keys.len());
-                for (i, layer) in t.keys.iter().enumerate() {
-                    for (k, &p) in layer.iter().enumerate() {
-                        let want = reference.value(p);
-                        let got = f64::from(t.values[i][k]);
-                        assert!(
-                            (want - got).abs() < 1e-5,
-                            "{} {target} {p:#x}: {got} {want}",
-                            f.name
-                        );
-                        checked += 1;
-                    }
+    /// Every position of the formation's tables for 8 and 16 against the plain recursion,
+    /// and the file form round trip (one test per formation, so the test threads share them).
+    fn small_tables_equal_the_plain_recursion_everywhere(f: Formation) {
+        for target in [3u8, 4] {
+            let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+            assert!(!t.is_empty());
+            let mut checked = 0;
+            let mut reference = Reference::new(f, target, t.keys.len());
+            for (i, layer) in t.keys.iter().enumerate() {
+                for (k, &p) in layer.iter().enumerate() {
+                    let want = reference.value(p);
+                    let got = f64::from(t.values[i][k]);
+                    assert!((want - got).abs() < 1e-5, "{} {target} {p:#x}: {got} {want}", f.name);
+                    checked += 1;
                 }
-                assert!(checked > 100, "{checked}");
-                let back = Table::decode(&t.encode()).unwrap();
-                assert_eq!((back.keys, back.values), (t.keys.clone(), t.values.clone()));
-                let mut bytes = t.encode();
-                bytes[20] ^= 1;
-                assert!(Table::decode(&bytes).unwrap_err().0.contains("checksum"));
             }
+            assert!(checked > 100, "{checked}");
+            let back = Table::decode(&t.encode()).unwrap();
+            assert_eq!((back.keys, back.values), (t.keys.clone(), t.values.clone()));
+            let mut bytes = t.encode();
+            bytes[20] ^= 1;
+            assert!(Table::decode(&bytes).unwrap_err().0.contains("checksum"));
         }
+    }
+
+    #[test]
+    fn small_snake_tables_equal_the_plain_recursion_everywhere() {
+        small_tables_equal_the_plain_recursion_everywhere(Formation::SNAKE);
+    }
+
+    #[test]
+    fn small_block_tables_equal_the_plain_recursion_everywhere() {
+        small_tables_equal_the_plain_recursion_everywhere(Formation::BLOCK);
+    }
+
+    #[test]
+    fn small_block_beside_tables_equal_the_plain_recursion_everywhere() {
+        small_tables_equal_the_plain_recursion_everywhere(Formation::BLOCK_BESIDE);
+    }
+
+    #[test]
+    fn every_formation_has_its_recursion_test() {
+        assert_eq!(Formation::ALL.len(), 3, "a new formation needs its own test above");
     }
 }
