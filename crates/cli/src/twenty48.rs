@@ -20,8 +20,8 @@ use bits::job::InputFile;
 
 use crate::common::{
     clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
-    read_bytes, read_input, read_json_file, write_file_atomic, write_records, CliError, CliResult,
-    JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
+    read_bytes, read_input, read_json_file, write_file_atomic, write_records, write_stream_atomic,
+    CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -323,11 +323,8 @@ impl SearchArgs {
         spec.network = self.ntuple.as_ref().map(|p| read_network(p)).transpose()?.map(Arc::new);
         spec.params = self.params.as_ref().map(|p| read_json_file(p)).transpose()?;
         if !self.tables.is_empty() {
-            let tables = self
-                .tables
-                .iter()
-                .map(|p| api::load_table(&p.display().to_string(), &read_bytes(p)?))
-                .collect::<CliResult<Vec<_>>>()?;
+            let tables =
+                self.tables.iter().map(|p| api::read_table(p)).collect::<CliResult<Vec<_>>>()?;
             spec.tables = Some(Arc::new(twenty48::endgame::Tables::new(tables)));
         }
         Ok(spec)
@@ -551,7 +548,8 @@ fn tables(a: TablesArgs) -> CliResult {
     let tick = follow(&bar, "", false);
     let r = a.threads.install(|| api::tables(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
-    write_file_atomic(&a.out, &r.bytes)?;
+    let table = r.table.as_ref().expect("a built table");
+    write_stream_atomic(&a.out, |w| table.write_to(w).map(drop))?;
     let out = a.out.display().to_string();
     if a.json.json {
         return print_json(&WithOut { out, report: &r });
@@ -783,8 +781,8 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::Tables(a) => tables(a),
         Twenty48Command::TableInfo { file, json } => {
             let name = file.display().to_string();
-            // The file's bytes are dropped once decoded: one copy of the table in memory.
-            let table = api::load_table(&name, &read_bytes(&file)?)?;
+            // Read a block at a time: one copy of the table in memory.
+            let table = api::read_table(&file)?;
             let info = api::table_info(&table);
             if json.json {
                 return print_json(&info);

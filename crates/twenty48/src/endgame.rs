@@ -519,42 +519,106 @@ impl Table {
     /// layer count, then every layer as its count, its keys (`u64` LE) and its values (`f32`
     /// LE); the FNV-1a 64 of all that last ([`bits::sealed`]).
     pub fn encode(&self) -> Vec<u8> {
-        let name = self.formation.name.len();
-        let size = 8 + 1 + name + 1 + 4 + 8 * self.keys.len() + 12 * self.len() as usize + 8;
-        let mut out = Vec::with_capacity(size);
-        out.extend_from_slice(MAGIC);
-        out.push(self.formation.name.len() as u8);
-        out.extend_from_slice(self.formation.name.as_bytes());
-        out.push(self.target);
-        out.extend_from_slice(&(self.keys.len() as u32).to_le_bytes());
+        self.write_to(Vec::with_capacity(self.file_size() as usize))
+            .expect("a Vec takes every write")
+    }
+
+    /// The length of the file form, in bytes.
+    pub fn file_size(&self) -> u64 {
+        let name = self.formation.name.len() as u64;
+        8 + 1 + name + 1 + 4 + 8 * self.keys.len() as u64 + 12 * self.len() + 8
+    }
+
+    /// Writes [`Table::encode`]'s bytes to `w` a block at a time, so a table is written
+    /// without a second copy of it in memory; returns `w`.
+    pub fn write_to<W: std::io::Write>(&self, w: W) -> std::io::Result<W> {
+        use std::io::Write;
+        let mut s = bits::sealed::SealedWriter::new(w);
+        s.write_all(MAGIC)?;
+        s.write_all(&[self.formation.name.len() as u8])?;
+        s.write_all(self.formation.name.as_bytes())?;
+        s.write_all(&[self.target])?;
+        s.write_all(&(self.keys.len() as u32).to_le_bytes())?;
+        let mut buf = Vec::with_capacity(8 * BLOCK);
         for (k, v) in self.keys.iter().zip(&self.values) {
-            out.extend_from_slice(&(k.len() as u64).to_le_bytes());
-            k.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+            s.write_all(&(k.len() as u64).to_le_bytes())?;
+            for block in k.chunks(BLOCK) {
+                buf.clear();
+                block.iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
+                s.write_all(&buf)?;
+            }
+            s.write_f32s(v)?;
         }
-        bits::sealed::seal(out)
+        s.finish()
     }
 
     /// Reads [`Table::encode`]'s form, checking the checksum, the formation, the target and
     /// that every layer is sorted and every value a probability.
     pub fn decode(bytes: &[u8]) -> Result<Table, TableFileError> {
+        let body = bits::sealed::unseal(bytes).map_err(|e| TableFileError(e.to_string()))?;
+        Self::parse(body, body.len())
+    }
+
+    /// [`Table::decode`] of the file at `path`, read a block at a time: one pass checks the
+    /// checksum, a second reads the table, so the file's bytes are never held beside it.
+    pub fn read_file(path: &std::path::Path) -> Result<Table, TableFileError> {
+        use std::io::{Read, Seek};
+        let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let body = len.saturating_sub(8);
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut file);
+        let mut fnv = bits::Fnv::new();
+        let mut chunk = vec![0u8; 1 << 20];
+        let mut left = body;
+        while left > 0 {
+            let n = left.min(chunk.len() as u64) as usize;
+            reader.read_exact(&mut chunk[..n]).map_err(io)?;
+            fnv.write(&chunk[..n]);
+            left -= n as u64;
+        }
+        // The last 8 bytes are the checksum (a shorter file has none, as `unseal` says).
+        let mut tail = Vec::with_capacity(8);
+        reader.read_to_end(&mut tail).map_err(io)?;
+        let (stored, computed) = match <[u8; 8]>::try_from(tail.as_slice()) {
+            Ok(sum) if len >= 8 => (u64::from_le_bytes(sum), fnv.finish()),
+            _ => (0, bits::sealed::checksum(&tail)),
+        };
+        if stored != computed {
+            let e = bits::sealed::BadChecksum { stored, computed };
+            return Err(TableFileError(e.to_string()));
+        }
+        drop(reader);
+        file.rewind().map_err(io)?;
+        let reader = std::io::BufReader::with_capacity(1 << 20, file).take(body);
+        Self::parse(reader, body as usize)
+    }
+
+    /// The table in a file's body (`len` bytes, the checksum already checked).
+    fn parse(r: impl std::io::Read, len: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
-        let body = bits::sealed::unseal(bytes).map_err(|e| bad(e.to_string()))?;
-        let mut r = bits::sealed::Reader::new(body);
-        let t = |e: bits::sealed::Truncated| bad(e.to_string());
-        if r.take(8, "magic").map_err(t)? != MAGIC {
+        let mut body = Body { r, at: 0, len };
+        let take = |body: &mut Body<_>, buf: &mut [u8], part| body.take(buf, part);
+        let mut magic = [0u8; 8];
+        take(&mut body, &mut magic, "magic")?;
+        if &magic != MAGIC {
             return Err(bad("not an endgame table (bad magic)".into()));
         }
-        let len = r.take(1, "name length").map_err(t)?[0] as usize;
-        let name = r.take(len, "formation name").map_err(t)?;
-        let name = std::str::from_utf8(name).map_err(|_| bad("formation name".into()))?;
+        let mut byte = [0u8; 1];
+        take(&mut body, &mut byte, "name length")?;
+        let mut name = vec![0u8; byte[0] as usize];
+        take(&mut body, &mut name, "formation name")?;
+        let name = std::str::from_utf8(&name).map_err(|_| bad("formation name".into()))?;
         let formation =
             Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
-        let target = r.take(1, "target").map_err(t)?[0];
+        take(&mut body, &mut byte, "target")?;
+        let target = byte[0];
         if !(3..=MAX_TARGET_RANK).contains(&target) {
             return Err(bad(format!("target rank {target} out of range")));
         }
-        let n = r.u32("layer count").map_err(t)? as usize;
+        let mut word = [0u8; 4];
+        take(&mut body, &mut word, "layer count")?;
+        let n = u32::from_le_bytes(word) as usize;
         if n != Self::layer_count(target) {
             return Err(bad(format!(
                 "{n} layers, a target of {} has {}",
@@ -563,15 +627,29 @@ impl Table {
             )));
         }
         let (mut keys, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut buf = vec![0u8; 8 * BLOCK];
         for i in 0..n {
-            let count = r.u64("layer size").map_err(t)? as usize;
-            if count > r.rest().len() / 12 {
+            let mut count = [0u8; 8];
+            take(&mut body, &mut count, "layer size")?;
+            let count = u64::from_le_bytes(count);
+            let left = (len - body.at) as u64;
+            if count > left / 12 {
                 return Err(bad(format!("layer {i}: {count} positions, past the end")));
             }
-            let kb = r.take(count * 8, "keys").map_err(t)?;
-            let k: Vec<u64> =
-                kb.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
-            let v: Vec<f32> = bits::sealed::f32s(r.take(count * 4, "values").map_err(t)?).collect();
+            let count = count as usize;
+            let mut k: Vec<u64> = Vec::with_capacity(count);
+            while k.len() < count {
+                let m = (count - k.len()).min(BLOCK);
+                take(&mut body, &mut buf[..8 * m], "keys")?;
+                let words = buf[..8 * m].chunks_exact(8);
+                k.extend(words.map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+            }
+            let mut v: Vec<f32> = Vec::with_capacity(count);
+            while v.len() < count {
+                let m = (count - v.len()).min(2 * BLOCK);
+                take(&mut body, &mut buf[..4 * m], "values")?;
+                v.extend(bits::sealed::f32s(&buf[..4 * m]));
+            }
             if k.windows(2).any(|w| w[0] >= w[1]) {
                 return Err(bad(format!("layer {i}: keys not sorted")));
             }
@@ -581,10 +659,37 @@ impl Table {
             keys.push(k);
             values.push(v);
         }
-        if !r.rest().is_empty() {
-            return Err(bad(format!("{} bytes after the last layer", r.rest().len())));
+        if body.at < len {
+            return Err(bad(format!("{} bytes after the last layer", len - body.at)));
         }
         Ok(Table { formation, target, keys, values })
+    }
+}
+
+/// Keys per block when a table is written or read.
+const BLOCK: usize = 16_384;
+
+/// A file body read in order, `at` of its `len` bytes read so far.
+struct Body<R> {
+    r: R,
+    at: usize,
+    len: usize,
+}
+
+impl<R: std::io::Read> Body<R> {
+    /// Fills `buf` with the next bytes; running out is [`bits::sealed::Truncated`] naming
+    /// `part`, as [`bits::sealed::Reader`] says it.
+    fn take(&mut self, buf: &mut [u8], part: &'static str) -> Result<(), TableFileError> {
+        let cut = || TableFileError(bits::sealed::Truncated { part, len: self.len }.to_string());
+        if self.at.checked_add(buf.len()).is_none_or(|e| e > self.len) {
+            return Err(cut());
+        }
+        self.r.read_exact(buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => cut(),
+            _ => TableFileError(format!("cannot read: {e}")),
+        })?;
+        self.at += buf.len();
+        Ok(())
     }
 }
 
@@ -701,6 +806,88 @@ mod tests {
     #[test]
     fn small_block_beside_tables_equal_the_plain_recursion_everywhere() {
         small_tables_equal_the_plain_recursion_everywhere(Formation::BLOCK_BESIDE);
+    }
+
+    /// The file form written field by field, the plain way: the reference for the block
+    /// writer.
+    fn plain_encode(t: &Table) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(t.formation.name.len() as u8);
+        out.extend_from_slice(t.formation.name.as_bytes());
+        out.push(t.target);
+        out.extend_from_slice(&(t.keys.len() as u32).to_le_bytes());
+        for (k, v) in t.keys.iter().zip(&t.values) {
+            out.extend_from_slice(&(k.len() as u64).to_le_bytes());
+            k.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+        bits::sealed::seal(out)
+    }
+
+    #[test]
+    fn a_table_file_is_written_and_read_a_block_at_a_time_as_in_memory() {
+        // Target 32: layers of up to a few thousand keys, so blocks of 16,384 both fill
+        // and split nothing and, in the file read, cross the 1 MiB buffer.
+        let t = Table::build(Formation::BLOCK_BESIDE, 5, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let bytes = t.encode();
+        assert_eq!(bytes, plain_encode(&t));
+        assert!(bytes.len() > 2 << 20, "{} bytes: more than the read buffer", bytes.len());
+        let dir = std::env::temp_dir().join(format!("b48t-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.b48t");
+        std::fs::write(&path, &bytes).unwrap();
+        let back = Table::read_file(&path).unwrap();
+        assert_eq!((back.formation, back.target), (t.formation, t.target));
+        assert_eq!((&back.keys, &back.values), (&t.keys, &t.values));
+        // Every defect the in-memory reader names, the file reader names the same way.
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (
+                {
+                    let mut b = bytes.clone();
+                    b[20] ^= 1;
+                    b
+                },
+                "checksum",
+            ),
+            (
+                {
+                    let mut b = bytes.clone();
+                    b.truncate(bytes.len() / 2);
+                    b
+                },
+                "checksum",
+            ),
+            (bytes[..5].to_vec(), "checksum"),
+            (Vec::new(), "checksum"),
+            (
+                {
+                    let mut b = bytes[..bytes.len() - 8].to_vec();
+                    b[0] ^= 1;
+                    bits::sealed::seal(b)
+                },
+                "bad magic",
+            ),
+            (bits::sealed::seal(bytes[..14].to_vec()), "truncated"),
+            (bits::sealed::seal(bytes[..40].to_vec()), "past the end"),
+            (
+                {
+                    let mut b = bytes[..bytes.len() - 8].to_vec();
+                    b.push(0);
+                    bits::sealed::seal(b)
+                },
+                "after the last layer",
+            ),
+        ];
+        for (i, (b, want)) in cases.iter().enumerate() {
+            std::fs::write(&path, b).unwrap();
+            let file = Table::read_file(&path).unwrap_err().0;
+            let memory = Table::decode(b).unwrap_err().0;
+            assert_eq!(file, memory, "case {i}");
+            assert!(file.contains(want), "case {i}: {file}");
+        }
+        let gone = Table::read_file(&dir.join("missing.b48t")).unwrap_err().0;
+        assert!(gone.starts_with("cannot read: "), "{gone}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -155,7 +155,7 @@ pub struct SearchSpec {
     /// Endgame tables asked before each move's search ([`crate::endgame::Tables::advise`]);
     /// where one applies, its move is played (or, with `table_slack`, the search chooses among
     /// the moves the table allows). Not serialised: a front end loads them with
-    /// [`load_table`].
+    /// [`read_table`] (or [`load_table`] from bytes).
     #[serde(skip)]
     pub tables: Option<Arc<crate::endgame::Tables>>,
     /// Where a table applies, let the search choose among the moves the table rates within
@@ -351,6 +351,14 @@ impl SearchSpec {
 /// error naming the file.
 pub fn load_table(name: &str, bytes: &[u8]) -> Result<crate::endgame::Table, Error> {
     crate::endgame::Table::decode(bytes).map_err(|e| Error::input(format!("{name}: {e}")))
+}
+
+/// Reads the endgame table file at `path` a block at a time ([`crate::endgame::Table::read_file`]:
+/// the file is never held in memory beside the table); a defect is an input error naming
+/// the file.
+pub fn read_table(path: &std::path::Path) -> Result<crate::endgame::Table, Error> {
+    crate::endgame::Table::read_file(path)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
 }
 
 /// Decodes a weight file of either version (a version-1 file is a one-stage network);

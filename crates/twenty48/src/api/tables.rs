@@ -75,9 +75,10 @@ pub struct TablesResponse {
     pub build_seconds: f64,
     /// Seconds to check.
     pub verify_seconds: f64,
-    /// The encoded table (not serialised: the CLI writes it).
+    /// The table (not serialised: the CLI writes it with [`Table::write_to`]); `None` only
+    /// in a response read back from JSON.
     #[serde(skip)]
-    pub bytes: Vec<u8>,
+    pub table: Option<Table>,
 }
 
 /// Builds the table, checks a sample against [`crate::endgame::Reference`] (a difference
@@ -117,7 +118,7 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
         worst_difference: worst,
         build_seconds,
         verify_seconds,
-        bytes: table.encode(),
+        table: Some(table),
     })
 }
 
@@ -150,7 +151,7 @@ pub struct TableInfo {
 }
 
 /// The figures of a loaded table, by layer: how its chances depend on how much the free
-/// cells already hold (from [`crate::api::load_table`]).
+/// cells already hold (from [`crate::api::read_table`]).
 pub fn table_info(t: &Table) -> TableInfo {
     let layers = t
         .keys

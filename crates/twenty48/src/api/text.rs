@@ -338,7 +338,7 @@ impl super::TablesResponse {
             self.verified,
             self.worst_difference,
             self.verify_seconds,
-            self.bytes.len() as f64 / 1e6,
+            self.table.as_ref().map_or(0, crate::endgame::Table::file_size) as f64 / 1e6,
         )
     }
 }
