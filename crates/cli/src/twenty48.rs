@@ -517,7 +517,7 @@ struct TablesArgs {
     /// free) or 442 (snake).
     #[arg(long, default_value = "L3b")]
     formation: String,
-    /// The tile to build (8 to 512).
+    /// The tile to build (8 to 512; to 1024 for 442 and L3b).
     #[arg(long, default_value_t = 512)]
     target: u32,
     /// The table file to write.

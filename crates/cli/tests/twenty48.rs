@@ -745,7 +745,8 @@ fn endgame_tables_build_check_and_advise() {
     std::fs::write(&bad, &bytes).unwrap();
     for (args, what) in [
         (vec!["2048", "tables", "--formation", "T4", "--out", &file], "formation"),
-        (vec!["2048", "tables", "--target", "1024", "--out", &file], "target: 1024"),
+        (vec!["2048", "tables", "--target", "2048", "--out", &file], "target: 2048"),
+        (vec!["2048", "tables", "--formation", "L3", "--target", "1024", "--out", &file], "L3"),
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
         (vec!["2048", "table-info", &bad], "bad.b48t"),
         (vec!["2048", "best", board, "--tables", &file, "--table-slack", "2"], "table_slack: 2"),

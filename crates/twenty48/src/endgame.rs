@@ -105,10 +105,23 @@ impl Formation {
         (0..16).filter(|c| !self.locked.contains(c)).collect()
     }
 
+    /// The largest target rank a table of the formation may have. The build's locked
+    /// stand-ins are ranks 15 down to 10, all above every free tile, except that the cell
+    /// `smallest_at` (always the last locked cell) holds the target itself: so 1024 (rank
+    /// 10) where that cell holds the target's twin (`442`, `L3b`: the stand-ins 2048 to
+    /// 32768 above it), else 512.
+    pub fn max_target(&self) -> u8 {
+        if self.smallest_at.is_some() {
+            MAX_TARGET_RANK
+        } else {
+            MAX_TARGET_RANK - 1
+        }
+    }
+
     /// The locked tiles the build plays against: ranks 15, 14, ..., 10 in `locked` order,
-    /// all above any free tile of a target up to 512, except that the cell `smallest_at`
-    /// holds the target itself, as in play (so a free target that reaches it merges, and
-    /// that move is barred, as it is on the real board).
+    /// all above any free tile of a target up to [`Formation::max_target`], except that the
+    /// cell `smallest_at` holds the target itself, as in play (so a free target that reaches
+    /// it merges, and that move is barred, as it is on the real board).
     fn wall(&self, target: u8) -> u64 {
         self.locked.iter().zip((10..16).rev()).fold(0, |m, (&c, r)| {
             let r = if self.smallest_at == Some(c) { target } else { r };
@@ -117,8 +130,8 @@ impl Formation {
     }
 }
 
-/// The largest target a table may have: 512 (the locked stand-ins are 1024 and up).
-pub const MAX_TARGET_RANK: u8 = 9;
+/// The largest target any table may have: 1024 ([`Formation::max_target`]).
+pub const MAX_TARGET_RANK: u8 = 10;
 
 /// A built table: every layer's positions, sorted, and their values.
 #[derive(Clone, Debug)]
@@ -188,13 +201,13 @@ impl Table {
 
     /// Builds the table; `progress(pass, layers done, layers, positions so far)` is called
     /// as layers finish (the `"forward"` pass, then `"backward"`), and an error it returns
-    /// stops the build. `target` is a rank from 3 (8) to 9 (512).
+    /// stops the build. `target` is a rank from 3 (8) to [`Formation::max_target`].
     pub fn build<E>(
         f: Formation,
         target: u8,
         mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
     ) -> Result<Table, E> {
-        assert!((3..=MAX_TARGET_RANK).contains(&target), "target rank {target}");
+        assert!((3..=f.max_target()).contains(&target), "target rank {target}");
         let n = Self::layer_count(target);
         let free_cells = f.free_cells();
         // Layer 0: a 4 in any free cell, or two 2s in any two.
@@ -211,6 +224,8 @@ impl Table {
             let mut layer = std::mem::take(&mut pending[i]);
             layer.par_sort_unstable();
             layer.dedup();
+            // The layer is kept to the end: give back what its duplicates took.
+            layer.shrink_to_fit();
             total += layer.len() as u64;
             let grown: Vec<(Vec<u64>, Vec<u64>)> = layer
                 .par_chunks(4096)
@@ -613,8 +628,8 @@ impl Table {
             Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
         take(&mut body, &mut byte, "target")?;
         let target = byte[0];
-        if !(3..=MAX_TARGET_RANK).contains(&target) {
-            return Err(bad(format!("target rank {target} out of range")));
+        if !(3..=formation.max_target()).contains(&target) {
+            return Err(bad(format!("target rank {target} out of range for {name}")));
         }
         let mut word = [0u8; 4];
         take(&mut body, &mut word, "layer count")?;
@@ -888,6 +903,28 @@ mod tests {
         let gone = Table::read_file(&dir.join("missing.b48t")).unwrap_err().0;
         assert!(gone.starts_with("cannot read: "), "{gone}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_locked_stand_ins_stay_above_every_free_tile_up_to_each_formations_largest_target() {
+        for f in Formation::ALL {
+            assert!(f.smallest_at.is_none_or(|c| c == f.locked[5]), "{}", f.name);
+            for target in 3..=f.max_target() {
+                let wall = f.wall(target);
+                for &c in &f.locked {
+                    let r = ((wall >> (4 * c)) & 0xF) as u8;
+                    if f.smallest_at == Some(c) {
+                        assert_eq!(r, target, "{} {target}", f.name);
+                    } else {
+                        // Two free targets never meet (a table's sums stop below 2T), so
+                        // no free tile reaches a stand-in above the target.
+                        assert!(r > target, "{} {target}: cell {c} holds rank {r}", f.name);
+                    }
+                }
+            }
+        }
+        assert_eq!(Formation::BLOCK.max_target(), 9);
+        assert_eq!(Formation::BLOCK_BESIDE.max_target(), 10);
     }
 
     #[test]

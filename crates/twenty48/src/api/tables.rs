@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, Control, Error, Progress};
-use crate::endgame::{Formation, Table, MAX_TARGET_RANK};
+use crate::endgame::{Formation, Table};
 
 /// What to build.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -14,7 +14,8 @@ pub struct TablesRequest {
     /// The formation: `442` (snake), `L3` (3x2 corner block) or `L3b` (the block, the target
     /// built beside its smallest tile).
     pub formation: String,
-    /// The tile to build: 8 to 512.
+    /// The tile to build: 8 to 512, or to 1024 for `442` and `L3b` (whose formation holds
+    /// the target's twin).
     pub target: u32,
     /// Positions of the table's last layers checked against the plain recursion.
     pub verify: usize,
@@ -41,8 +42,12 @@ impl TablesRequest {
             Error::input(format!("formation: {:?}, expected 442, L3 or L3b", self.formation))
         })?;
         let t = self.target;
-        if !(t.is_power_of_two() && (8..=1 << MAX_TARGET_RANK).contains(&t)) {
-            return Err(Error::input(format!("target: {t}, expected a tile from 8 to 512")));
+        let most = 1u32 << f.max_target();
+        if !(t.is_power_of_two() && (8..=most).contains(&t)) {
+            return Err(Error::input(format!(
+                "target: {t}, expected a tile from 8 to {most} for {}",
+                f.name
+            )));
         }
         check_range("verify", self.verify, Self::VERIFY)?;
         Ok((f, t.trailing_zeros() as u8))
