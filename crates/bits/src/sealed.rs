@@ -66,10 +66,24 @@ impl<W: std::io::Write> SealedWriter<W> {
 
     /// Writes `f32`s little-endian, a block at a time.
     pub fn write_f32s(&mut self, values: &[f32]) -> std::io::Result<()> {
-        let mut buf = Vec::with_capacity(4 * 16_384);
+        self.write_blocks(values, f32::to_le_bytes)
+    }
+
+    /// Writes `u64`s little-endian, a block at a time.
+    pub fn write_u64s(&mut self, values: &[u64]) -> std::io::Result<()> {
+        self.write_blocks(values, u64::to_le_bytes)
+    }
+
+    /// Writes `values` as the bytes `le` gives each, 16,384 values a write.
+    fn write_blocks<T: Copy, const N: usize>(
+        &mut self,
+        values: &[T],
+        le: fn(T) -> [u8; N],
+    ) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(N * 16_384);
         for block in values.chunks(16_384) {
             buf.clear();
-            block.iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
+            block.iter().for_each(|&x| buf.extend_from_slice(&le(x)));
             std::io::Write::write_all(self, &buf)?;
         }
         Ok(())

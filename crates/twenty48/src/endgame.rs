@@ -554,14 +554,9 @@ impl Table {
         s.write_all(self.formation.name.as_bytes())?;
         s.write_all(&[self.target])?;
         s.write_all(&(self.keys.len() as u32).to_le_bytes())?;
-        let mut buf = Vec::with_capacity(8 * BLOCK);
         for (k, v) in self.keys.iter().zip(&self.values) {
             s.write_all(&(k.len() as u64).to_le_bytes())?;
-            for block in k.chunks(BLOCK) {
-                buf.clear();
-                block.iter().for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
-                s.write_all(&buf)?;
-            }
+            s.write_u64s(k)?;
             s.write_f32s(v)?;
         }
         s.finish()
@@ -613,26 +608,25 @@ impl Table {
     fn parse(r: impl std::io::Read, len: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
         let mut body = Body { r, at: 0, len };
-        let take = |body: &mut Body<_>, buf: &mut [u8], part| body.take(buf, part);
         let mut magic = [0u8; 8];
-        take(&mut body, &mut magic, "magic")?;
+        body.take(&mut magic, "magic")?;
         if &magic != MAGIC {
             return Err(bad("not an endgame table (bad magic)".into()));
         }
         let mut byte = [0u8; 1];
-        take(&mut body, &mut byte, "name length")?;
+        body.take(&mut byte, "name length")?;
         let mut name = vec![0u8; byte[0] as usize];
-        take(&mut body, &mut name, "formation name")?;
+        body.take(&mut name, "formation name")?;
         let name = std::str::from_utf8(&name).map_err(|_| bad("formation name".into()))?;
         let formation =
             Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
-        take(&mut body, &mut byte, "target")?;
+        body.take(&mut byte, "target")?;
         let target = byte[0];
         if !(3..=formation.max_target()).contains(&target) {
             return Err(bad(format!("target rank {target} out of range for {name}")));
         }
         let mut word = [0u8; 4];
-        take(&mut body, &mut word, "layer count")?;
+        body.take(&mut word, "layer count")?;
         let n = u32::from_le_bytes(word) as usize;
         if n != Self::layer_count(target) {
             return Err(bad(format!(
@@ -645,7 +639,7 @@ impl Table {
         let mut buf = vec![0u8; 8 * BLOCK];
         for i in 0..n {
             let mut count = [0u8; 8];
-            take(&mut body, &mut count, "layer size")?;
+            body.take(&mut count, "layer size")?;
             let count = u64::from_le_bytes(count);
             let left = (len - body.at) as u64;
             if count > left / 12 {
@@ -655,14 +649,14 @@ impl Table {
             let mut k: Vec<u64> = Vec::with_capacity(count);
             while k.len() < count {
                 let m = (count - k.len()).min(BLOCK);
-                take(&mut body, &mut buf[..8 * m], "keys")?;
+                body.take(&mut buf[..8 * m], "keys")?;
                 let words = buf[..8 * m].chunks_exact(8);
                 k.extend(words.map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
             }
             let mut v: Vec<f32> = Vec::with_capacity(count);
             while v.len() < count {
                 let m = (count - v.len()).min(2 * BLOCK);
-                take(&mut body, &mut buf[..4 * m], "values")?;
+                body.take(&mut buf[..4 * m], "values")?;
                 v.extend(bits::sealed::f32s(&buf[..4 * m]));
             }
             if k.windows(2).any(|w| w[0] >= w[1]) {
@@ -681,7 +675,7 @@ impl Table {
     }
 }
 
-/// Keys per block when a table is written or read.
+/// Keys per block when a table is read.
 const BLOCK: usize = 16_384;
 
 /// A file body read in order, `at` of its `len` bytes read so far.
