@@ -386,7 +386,8 @@ pub(crate) fn playout(
         pts += rules.points(size);
         len += 1;
     }
-    if b.is_clear() {
+    // The bonus is for a move that clears the board, not for a board that starts empty.
+    if len > 0 && b.is_clear() {
         pts += rules.clear_bonus;
     }
     (pts, len, b.tiles())
@@ -513,7 +514,8 @@ fn playout_listed(
         pts += rules.points(pick.size);
         len += 1;
     }
-    if b.is_clear() {
+    // The bonus is for a move that clears the board, not for a board that starts empty.
+    if len > 0 && b.is_clear() {
         pts += rules.clear_bonus;
     }
     (pts, len, b.tiles())

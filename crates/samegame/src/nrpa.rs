@@ -384,7 +384,7 @@ impl<'a> Run<'a> {
             out.chosen.push(pick as u32);
             out.starts.push(out.codes.len() as u32);
         }
-        if self.board.is_clear() {
+        if !out.moves.is_empty() && self.board.is_clear() {
             score += rules.clear_bonus;
         }
         out.score = score;
@@ -507,7 +507,7 @@ impl<'a> Run<'a> {
         if !self.groups.find(&self.board, rules.min_group).is_empty() {
             return None;
         }
-        if self.board.is_clear() {
+        if !out.moves.is_empty() && self.board.is_clear() {
             score += rules.clear_bonus;
         }
         out.score = score;
@@ -540,8 +540,8 @@ fn run_one(
     let mut run = Run::new(cfg, board, seed, abort);
     if run.groups.find(board, cfg.rules.min_group).is_empty() {
         let g = Game { tiles_left: board.tiles(), ..Game::default() };
-        let score = if board.is_clear() { cfg.rules.clear_bonus } else { 0 };
-        return outcome(Game { score, ..g }, 0);
+        // No move to make: no points, and no bonus for a board that starts empty.
+        return outcome(g, 0);
     }
     let start = known.and_then(|k| run.replay(&k.moves));
     let pol = Policy::new();

@@ -168,3 +168,40 @@ fn a_clear_bonus_past_a_billion_is_refused() {
         assert!(one_line_input(&e), "{bonus}: {e:?}");
     }
 }
+
+/// A board with no tile has nothing to play and nothing cleared by a move: every search (and
+/// the beam's clear goal) answers no move and no points, as the checked replay does (no clear bonus for a board
+/// that starts empty). Proptest found the nested search claiming the bonus here.
+#[test]
+fn every_search_scores_nothing_on_an_empty_board() {
+    for text in [".", "...", "..\n..", "....\n....\n...."] {
+        for (method, level) in METHODS.iter().flat_map(|&m| [(m, 1), (m, 2)]) {
+            // Only the beam takes the clear goal (documented).
+            let goals: &[SolveGoal] = match method {
+                Method::Beam => &[SolveGoal::Score, SolveGoal::Clear],
+                _ => &[SolveGoal::Score],
+            };
+            for &goal in goals {
+                let req = SolveRequest {
+                    file: Some(BoardFile::text_file("board", text)),
+                    goal,
+                    search: method,
+                    level,
+                    iterations: 2,
+                    threads: Some(1),
+                    record: true,
+                    ..SolveRequest::default()
+                };
+                let out = solve(&req, Control::new())
+                    .unwrap_or_else(|e| panic!("{text:?} {method:?} {goal:?}: {e:?}"));
+                let b = &out.boards[0];
+                assert_eq!(
+                    (b.score, b.moves.len(), b.tiles_left),
+                    (0, 0, 0),
+                    "{text:?} {method:?}"
+                );
+                assert!(b.cleared, "{text:?} {method:?}");
+            }
+        }
+    }
+}
