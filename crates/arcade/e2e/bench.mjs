@@ -17,7 +17,7 @@ const server = spawn(bin, ['serve', '--port', '0', '--workers', '2'], { stdio: [
 const url = await new Promise((ok, fail) => {
   let out = '';
   server.stdout.on('data', (d) => { out += d; const m = out.match(/http:\/\/\S+\//); if (m) ok(m[0]); });
-  setTimeout(() => fail(new Error('serve did not print its URL')), 20000);
+  setTimeout(() => fail(new Error('serve did not print its URL')), 20000).unref();
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

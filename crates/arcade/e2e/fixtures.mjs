@@ -22,7 +22,7 @@ const url = await new Promise((ok, fail) => {
     const m = text.match(/http:\/\/\S+\//);
     if (m) ok(m[0]);
   });
-  setTimeout(() => fail(new Error('serve did not print its URL')), 20000);
+  setTimeout(() => fail(new Error('serve did not print its URL')), 20000).unref();
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

@@ -39,7 +39,9 @@ before(async () => {
       if (m) ok(m[0]);
     });
     server.on('exit', (c) => fail(new Error(`serve exited with ${c}`)));
-    setTimeout(() => fail(new Error('serve did not print its URL')), 20000);
+    // Unref'd: a pending timer keeps node alive, and this file's process would outlive its
+    // tests by up to the 20 s (about 12 s a file, 100 s of the suite, before session 40).
+    setTimeout(() => fail(new Error('serve did not print its URL')), 20000).unref();
   });
   env.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

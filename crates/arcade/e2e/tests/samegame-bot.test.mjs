@@ -110,7 +110,7 @@ test('samegame bot: --calibrate reads without clicking and draws the grid; --cdp
     const ws = await new Promise((ok, fail) => {
       let err = '';
       browser.stderr.on('data', (d) => { err += d; const m = err.match(/ws:\/\/\S+/); if (m) ok(m[0]); });
-      setTimeout(() => fail(new Error('chromium did not print its DevTools URL')), 20000);
+      setTimeout(() => fail(new Error('chromium did not print its DevTools URL')), 20000).unref();
     });
     const out = bot('--url', env.url + '#/samegame?w=10&h=10&c=3&seed=12', '--cdp', ws);
     assert.ok(out.boards[0].cleared);
