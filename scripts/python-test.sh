@@ -19,7 +19,10 @@ py="$venv/bin/python"
 # does not put the environment's bin/ on PATH for it, so put it there here.
 export PATH="$PWD/$venv/bin:$PATH"
 pip=("$py" -m pip install --quiet --disable-pip-version-check)
+echo "-- pip: maturin, numpy, gymnasium, pytest, ray"
 "${pip[@]}" "maturin>=1.16,<2" "numpy>=1.22" "gymnasium>=1.0,<2" "pytest>=7" "ray>=2.10"
+echo "-- the extension (maturin, the dev profile)"
 MATURIN_PEP517_ARGS="--profile dev" "${pip[@]}" --no-build-isolation --force-reinstall --no-deps ./python
 [ -x "$BITARCADE_BIN" ] || cargo build -p bitarcade
+echo "-- pytest"
 "$py" -m pytest -q python/tests
