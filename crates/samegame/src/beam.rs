@@ -386,10 +386,7 @@ pub(crate) fn playout(
         pts += rules.points(size);
         len += 1;
     }
-    // The bonus is for a move that clears the board, not for a board that starts empty.
-    if len > 0 && b.is_clear() {
-        pts += rules.clear_bonus;
-    }
+    pts += rules.end_bonus(len, b.is_clear());
     (pts, len, b.tiles())
 }
 
@@ -514,10 +511,7 @@ fn playout_listed(
         pts += rules.points(pick.size);
         len += 1;
     }
-    // The bonus is for a move that clears the board, not for a board that starts empty.
-    if len > 0 && b.is_clear() {
-        pts += rules.clear_bonus;
-    }
+    pts += rules.end_bonus(len, b.is_clear());
     (pts, len, b.tiles())
 }
 

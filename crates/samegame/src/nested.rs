@@ -184,9 +184,7 @@ fn canonical(board: &Board, rules: &Rules, moves: &[Move], groups: &mut Groups) 
         score += rules.points(g.size);
         out.push((g.x, g.y));
     }
-    if !out.is_empty() && b.is_clear() {
-        score += rules.clear_bonus;
-    }
+    score += rules.end_bonus(out.len(), b.is_clear());
     if !groups.find(&b, rules.min_group).is_empty() {
         return None;
     }

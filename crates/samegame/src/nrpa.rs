@@ -384,9 +384,7 @@ impl<'a> Run<'a> {
             out.chosen.push(pick as u32);
             out.starts.push(out.codes.len() as u32);
         }
-        if !out.moves.is_empty() && self.board.is_clear() {
-            score += rules.clear_bonus;
-        }
+        score += rules.end_bonus(out.moves.len(), self.board.is_clear());
         out.score = score;
         out.tiles_left = self.board.tiles();
     }
@@ -507,9 +505,7 @@ impl<'a> Run<'a> {
         if !self.groups.find(&self.board, rules.min_group).is_empty() {
             return None;
         }
-        if !out.moves.is_empty() && self.board.is_clear() {
-            score += rules.clear_bonus;
-        }
+        score += rules.end_bonus(out.moves.len(), self.board.is_clear());
         out.score = score;
         out.tiles_left = self.board.tiles();
         Some(out)

@@ -47,6 +47,17 @@ impl Rules {
             Points::NTimesNMinusOne => n * (n - 1),
         }
     }
+
+    /// The bonus at the end of a game of `moves` moves that left the board `cleared`: the
+    /// clear bonus when a move emptied it, nothing for a board that started empty.
+    #[inline]
+    pub fn end_bonus(&self, moves: usize, cleared: bool) -> i64 {
+        if moves > 0 && cleared {
+            self.clear_bonus
+        } else {
+            0
+        }
+    }
 }
 
 impl FromStr for Points {
