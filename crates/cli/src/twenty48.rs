@@ -521,9 +521,12 @@ struct TablesArgs {
     /// free) or 442 (snake).
     #[arg(long, default_value = "L3b")]
     formation: String,
-    /// The tile to build (8 to 512; to 1024 for 442 and L3b).
+    /// The tile to build (8 to 512; to 1024 for 442, L3b and L5b).
     #[arg(long, default_value_t = 512)]
     target: u32,
+    /// For L5b: the L3b table for the same target, which values its won positions.
+    #[arg(long, value_name = "FILE")]
+    then: Option<PathBuf>,
     /// The table file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -543,6 +546,7 @@ fn tables(a: TablesArgs) -> CliResult {
     let req = TablesRequest {
         formation: a.formation.clone(),
         target: a.target,
+        then: a.then.as_ref().map(|p| p.display().to_string()),
         verify: a.verify as usize,
         seed: a.seed.seed,
     };

@@ -41,25 +41,38 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::board::{Board, Dir};
+use crate::keyset::KeySet;
 
 /// The free-tile sum of layer 0.
 pub const BASE_SUM: u32 = 4;
 /// Layers past the target's own sum (in steps of 2): the slack for leftover small tiles.
 pub const EXTRA_LAYERS: u32 = 48;
 
-/// A formation of six locked big tiles.
+/// A formation of locked big tiles (six, or five for `L5b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Formation {
-    /// Its name: `442` or `L3`.
+    /// Its name: `442`, `L3`, `L3b` or `L5b`.
     pub name: &'static str,
     /// The locked cells (cell `4 * row + col`), largest tile first: the order the tiles
     /// stand in when the formation is built (each locked tile larger than the next).
-    pub locked: [usize; 6],
+    pub locked: &'static [usize],
     /// The cells where the built target counts (a bit per cell).
     pub goal: u16,
     /// The locked cell that must hold the smallest locked tile for the table to apply (the
     /// one the goal cell feeds), if any.
     pub smallest_at: Option<usize>,
+    /// How many ranks the smallest locked tile stands above the target: 0 when the target
+    /// is its twin (built beside it, or anywhere free), 1 for `L5b` (a 512 built where the
+    /// sixth block tile goes, below a locked 1024).
+    pub above_target: u8,
+    /// Caps on the free cells, as ranks below the target (`caps[c]` for cell `c`; a cap
+    /// never falls below a 4): a move that leaves a free tile above its cell's cap ends the
+    /// line, like a move that shifts a locked tile. `None`: no caps.
+    pub caps: Option<[u8; 16]>,
+    /// The formation of the table that values a won position, if not 1: the build reads
+    /// that formation's table for the same target and values each position where the
+    /// target stands by its chance there, with the goal cells locked.
+    pub then: Option<&'static str>,
 }
 
 impl Formation {
@@ -67,28 +80,55 @@ impl Formation {
     /// built at (2,1), beside the smallest locked tile at (2,2).
     pub const SNAKE: Formation = Formation {
         name: "442",
-        locked: [12, 13, 14, 15, 11, 10],
+        locked: &[12, 13, 14, 15, 11, 10],
         goal: 1 << 9,
         smallest_at: Some(10),
+        above_target: 0,
+        caps: None,
+        then: None,
     };
     /// The 3x2 corner block: rows 2-3 of columns 1-3 locked; the target counts anywhere free.
     pub const BLOCK: Formation = Formation {
         name: "L3",
-        locked: [15, 14, 13, 9, 10, 11],
+        locked: &[15, 14, 13, 9, 10, 11],
         goal: !((1 << 9) | (1 << 10) | (1 << 11) | (1 << 13) | (1 << 14) | (1 << 15)),
         smallest_at: None,
+        above_target: 0,
+        caps: None,
+        then: None,
     };
     /// The 3x2 corner block with the smallest locked tile at (2,1), the cell where our player
     /// keeps it (with the largest in the corner, nearly every late `L3` position): the target
     /// counts only beside it, at (1,1) or (2,0), where one move merges the two.
     pub const BLOCK_BESIDE: Formation = Formation {
         name: "L3b",
-        locked: [15, 14, 13, 10, 11, 9],
+        locked: &[15, 14, 13, 10, 11, 9],
         goal: (1 << 5) | (1 << 8),
         smallest_at: Some(9),
+        above_target: 0,
+        caps: None,
+        then: None,
+    };
+    /// The block's five largest tiles locked (`L3b` without its smallest), eleven cells free:
+    /// the stage that builds the sixth, the target at (2,1) below a locked tile twice its
+    /// size, where `L3b` wants it. A won position is worth the `L3b` table's chance from it
+    /// (the same target), so the table plays for the whole last stage, not for the tile
+    /// alone. Eleven free cells hold far more positions than ten (1.68 G for 512 without
+    /// caps), so the free tiles are capped, the way macroxue/2048-ai caps its big tables:
+    /// the target at (2,1) itself; one rank below it at (1,1) and (2,0), the cells beside it;
+    /// two below in the rest of rows 1-3; three below in row 0. For 512: 683 M positions.
+    pub const FIVE_BLOCK: Formation = Formation {
+        name: "L5b",
+        locked: &[15, 14, 13, 10, 11],
+        goal: 1 << 9,
+        smallest_at: None,
+        above_target: 1,
+        caps: Some([3, 3, 3, 3, 2, 1, 2, 2, 1, 0, 0, 0, 2, 0, 0, 0]),
+        then: Some("L3b"),
     };
     /// Every formation.
-    pub const ALL: [Formation; 3] = [Formation::SNAKE, Formation::BLOCK, Formation::BLOCK_BESIDE];
+    pub const ALL: [Formation; 4] =
+        [Formation::SNAKE, Formation::BLOCK, Formation::BLOCK_BESIDE, Formation::FIVE_BLOCK];
 
     /// The formation named `name`.
     pub fn named(name: &str) -> Option<Formation> {
@@ -106,19 +146,33 @@ impl Formation {
     }
 
     /// The largest target rank a table of the formation may have. The build's locked
-    /// stand-ins are ranks 15 down to 10, all above every free tile, except that the cell
-    /// `smallest_at` (always the last locked cell) holds the target itself: so 1024 (rank
-    /// 10) where that cell holds the target's twin (`442`, `L3b`: the stand-ins 2048 to
-    /// 32768 above it), else 512.
+    /// stand-ins are ranks 15 down (to 10 for six), all above every free tile, except that
+    /// the cell `smallest_at` (always the last locked cell) holds the target itself: so 1024
+    /// (rank 10) where that cell holds the target's twin (`442`, `L3b`: the stand-ins 2048 to
+    /// 32768 above it) or where five are locked (`L5b`, the smallest stand-in 2048), else
+    /// 512.
     pub fn max_target(&self) -> u8 {
         if self.smallest_at.is_some() {
             MAX_TARGET_RANK
         } else {
-            MAX_TARGET_RANK - 1
+            MAX_TARGET_RANK.min(15 - self.locked.len() as u8)
         }
     }
 
-    /// The locked tiles the build plays against: ranks 15, 14, ..., 10 in `locked` order,
+    /// Whether every free tile of `free` is within its cell's cap for `target`.
+    pub fn within_caps(&self, target: u8, free: u64) -> bool {
+        let Some(caps) = self.caps else { return true };
+        caps.iter()
+            .enumerate()
+            .all(|(c, &d)| ((free >> (4 * c)) & 0xF) as u8 <= target.saturating_sub(d).max(2))
+    }
+
+    /// The goal cells as a nibble mask.
+    fn goal_mask(&self) -> u64 {
+        (0..16).filter(|c| self.goal & (1 << c) != 0).fold(0, |m, c| m | 0xF << (4 * c))
+    }
+
+    /// The locked tiles the build plays against: ranks 15, 14, ... in `locked` order,
     /// all above any free tile of a target up to [`Formation::max_target`], except that the
     /// cell `smallest_at` holds the target itself, as in play (so a free target that reaches
     /// it merges, and that move is barred, as it is on the real board).
@@ -140,8 +194,9 @@ pub struct Table {
     pub formation: Formation,
     /// The target's rank.
     pub target: u8,
-    /// Layer `i`: positions (free cells only) with free-tile sum `BASE_SUM + 2 i`, sorted.
-    pub keys: Vec<Vec<u64>>,
+    /// Layer `i`: positions (free cells only) with free-tile sum `BASE_SUM + 2 i`, at about
+    /// 4 bytes a position ([`KeySet`]).
+    pub keys: Vec<KeySet>,
     /// Their values, the probability of building the target.
     pub values: Vec<Vec<f32>>,
 }
@@ -182,7 +237,7 @@ fn successors(f: &Formation, target: u8, free: u64, rank: u8, mut each: impl FnM
         let mut n = 0;
         for d in Dir::ALL {
             if let Ok(m) = b.play(d) {
-                if m.board.0 & mask == wall {
+                if m.board.0 & mask == wall && f.within_caps(target, m.board.0 & !mask) {
                     out[n] = m.board.0 & !mask;
                     n += 1;
                 }
@@ -201,13 +256,31 @@ impl Table {
 
     /// Builds the table; `progress(pass, layers done, layers, positions so far)` is called
     /// as layers finish (the `"forward"` pass, then `"backward"`), and an error it returns
-    /// stops the build. `target` is a rank from 3 (8) to [`Formation::max_target`].
+    /// stops the build. `target` is a rank from 3 (8) to [`Formation::max_target`]. For a
+    /// formation whose won positions another table values ([`Formation::then`]), see
+    /// [`Table::build_chained`].
     pub fn build<E>(
         f: Formation,
         target: u8,
+        progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
+    ) -> Result<Table, E> {
+        Self::build_chained(f, target, None, progress)
+    }
+
+    /// [`Table::build`], with `then` the table that values a won position when the
+    /// formation has one ([`Formation::then`]: that formation, the same target).
+    pub fn build_chained<E>(
+        f: Formation,
+        target: u8,
+        then: Option<&Table>,
         mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
     ) -> Result<Table, E> {
         assert!((3..=f.max_target()).contains(&target), "target rank {target}");
+        assert_eq!(
+            then.map(|t| (t.formation.name, t.target)),
+            f.then.map(|name| (name, target)),
+            "the table that values a won position"
+        );
         let n = Self::layer_count(target);
         let free_cells = f.free_cells();
         // Layer 0: a 4 in any free cell, or two 2s in any two.
@@ -218,14 +291,12 @@ impl Table {
                 pending[0].push(1u64 << (4 * a) | 1u64 << (4 * b));
             }
         }
-        let mut keys: Vec<Vec<u64>> = Vec::with_capacity(n);
+        let mut keys: Vec<KeySet> = Vec::with_capacity(n);
         let mut total = 0u64;
         for i in 0..n {
             let mut layer = std::mem::take(&mut pending[i]);
             layer.par_sort_unstable();
             layer.dedup();
-            // The layer is kept to the end: give back what its duplicates took.
-            layer.shrink_to_fit();
             total += layer.len() as u64;
             let grown: Vec<(Vec<u64>, Vec<u64>)> = layer
                 .par_chunks(4096)
@@ -249,14 +320,16 @@ impl Table {
                 pending[i + 1].extend(two);
                 pending[i + 2].extend(four);
             }
-            keys.push(layer);
+            // Kept to the end at 4 bytes a position instead of 8.
+            keys.push(KeySet::from_sorted(&layer));
+            drop(layer);
             progress("forward", i + 1, n, total)?;
         }
         let mut values: Vec<Vec<f32>> = vec![Vec::new(); n];
         for i in (0..n).rev() {
-            let v: Vec<f32> = keys[i]
-                .par_iter()
-                .map(|&p| Self::value_from(&f, target, &keys, &values, i, p))
+            let v: Vec<f32> = (0..keys[i].len())
+                .into_par_iter()
+                .map(|k| Self::value_from(&f, target, then, &keys, &values, i, keys[i].get(k)))
                 .collect();
             values[i] = v;
             progress("backward", n - i, n, total)?;
@@ -264,28 +337,31 @@ impl Table {
         Ok(Table { formation: f, target, keys, values })
     }
 
-    /// A position's value from the layers above it (already valued).
+    /// A position's value from the layers above it (already valued). A won position is
+    /// worth 1, or with `then` its chance there; a chained table holds its won positions
+    /// with those values, and past its last layer they count as lost like any other.
     fn value_from(
         f: &Formation,
         target: u8,
-        keys: &[Vec<u64>],
+        then: Option<&Table>,
+        keys: &[KeySet],
         values: &[Vec<f32>],
         i: usize,
         p: u64,
     ) -> f32 {
         if has_goal(p, f.goal, target) {
-            return 1.0;
+            return then.map_or(1.0, |t| t.chance(p & !f.goal_mask()));
         }
         let look = |layer: usize, s: u64| -> f32 {
-            if has_goal(s, f.goal, target) {
+            if then.is_none() && has_goal(s, f.goal, target) {
                 return 1.0;
             }
             if layer >= keys.len() {
                 return 0.0;
             }
-            match keys[layer].binary_search(&s) {
-                Ok(k) => values[layer][k],
-                Err(_) => unreachable!("a successor the forward pass made is in its layer"),
+            match keys[layer].find(s) {
+                Some(k) => values[layer][k],
+                None => unreachable!("a successor the forward pass made is in its layer"),
             }
         };
         let (mut sum, mut cells) = (0.0f64, 0u32);
@@ -316,33 +392,72 @@ impl Table {
         self.len() == 0
     }
 
-    /// The value of a position (free cells only), if the table holds it.
+    /// The value of a position (free cells only), if the table holds it: 0 past the last
+    /// layer or past a cap, and a won position's 1 (or, in a chained table, its stored
+    /// chance) without a lookup.
     pub fn value(&self, free: u64) -> Option<f32> {
-        if has_goal(free, self.formation.goal, self.target) {
+        let f = &self.formation;
+        if f.then.is_none() && has_goal(free, f.goal, self.target) {
             return Some(1.0);
+        }
+        if !f.within_caps(self.target, free) {
+            return Some(0.0);
         }
         let i = layer_of(free)?;
         if i >= self.keys.len() {
             return Some(0.0);
         }
-        let k = self.keys[i].binary_search(&free).ok()?;
+        let k = self.keys[i].find(free)?;
         Some(self.values[i][k])
+    }
+
+    /// A position's chance as a chained table's build takes it from this one: the table's
+    /// value where it has one; where it holds no such position (a free-tile sum below its
+    /// first layer, or a position its forward pass never made), the chance node's mean over
+    /// the spawns, each valued the same way, two spawns deep at most (then 0).
+    pub fn chance(&self, free: u64) -> f32 {
+        self.chance_within(free, 2)
+    }
+
+    fn chance_within(&self, free: u64, depth: u32) -> f32 {
+        if let Some(v) = self.value(free) {
+            return v;
+        }
+        if depth == 0 {
+            return 0.0;
+        }
+        let (f, target) = (&self.formation, self.target);
+        let best =
+            |s: &[u64]| s.iter().map(|&s| self.chance_within(s, depth - 1)).fold(0.0, f32::max);
+        let mut two = [0.0f32; 16];
+        successors(f, target, free, 1, |k, s| two[k] = best(s));
+        let (mut sum, mut cells) = (0.0f64, 0u32);
+        successors(f, target, free, 2, |k, s| {
+            sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(best(s));
+            cells += 1;
+        });
+        if cells == 0 {
+            0.0
+        } else {
+            (sum / f64::from(cells)) as f32
+        }
     }
 
     /// Checks `count` positions drawn from the table's last `top` non-empty layers against
     /// [`Reference`] (whose cost grows fast with the layers left above a position);
-    /// returns the largest difference found.
-    pub fn verify_sample(&self, count: usize, top: usize, seed: u64) -> f64 {
+    /// returns the largest difference found. `then` is the table a chained formation's
+    /// build read ([`Table::build_chained`]).
+    pub fn verify_sample(&self, count: usize, top: usize, seed: u64, then: Option<&Table>) -> f64 {
         let mut rng = bits::Rng::new(seed);
         let mut layers: Vec<usize> =
             (0..self.keys.len()).filter(|&i| !self.keys[i].is_empty()).collect();
         layers.drain(..layers.len().saturating_sub(top));
-        let mut reference = Reference::new(self.formation, self.target, self.keys.len());
+        let mut reference = Reference::chained(self.formation, self.target, self.keys.len(), then);
         let mut worst = 0.0f64;
         for _ in 0..count {
             let i = layers[rng.below(layers.len() as u64) as usize];
             let k = rng.below(self.keys[i].len() as u64) as usize;
-            let p = self.keys[i][k];
+            let p = self.keys[i].get(k);
             let want = reference.value(p);
             worst = worst.max((want - f64::from(self.values[i][k])).abs());
         }
@@ -353,28 +468,42 @@ impl Table {
 /// Values of positions by plain recursion over the rules, memoised on the position: the
 /// slow twin of [`Table::build`] (it shares only the rules' moves, the engine's, which its
 /// gate tests cover). Positions past `layers` layers are worth 0. Its cost grows
-/// fast with the layers above a position: for small targets and late positions.
-pub struct Reference {
+/// fast with the layers above a position: for small targets and late positions. For a
+/// chained formation a won position inside the horizon is worth the next table's
+/// [`Table::chance`].
+pub struct Reference<'a> {
     f: Formation,
     target: u8,
     layers: usize,
+    then: Option<&'a Table>,
     memo: HashMap<u64, f64>,
 }
 
-impl Reference {
+impl<'a> Reference<'a> {
     /// The reference for `f`, `target` and a horizon of `layers` layers.
-    pub fn new(f: Formation, target: u8, layers: usize) -> Reference {
-        Reference { f, target, layers, memo: HashMap::new() }
+    pub fn new(f: Formation, target: u8, layers: usize) -> Reference<'a> {
+        Self::chained(f, target, layers, None)
+    }
+
+    /// The reference for a chained formation, `then` valuing its won positions.
+    pub fn chained(f: Formation, target: u8, layers: usize, then: Option<&'a Table>) -> Self {
+        Reference { f, target, layers, then, memo: HashMap::new() }
     }
 
     /// The value of a position (free cells only).
     pub fn value(&mut self, p: u64) -> f64 {
-        if has_goal(p, self.f.goal, self.target) {
+        let won = has_goal(p, self.f.goal, self.target);
+        if won && self.then.is_none() {
             return 1.0;
         }
         match layer_of(p) {
             Some(i) if i < self.layers => {}
             _ => return 0.0,
+        }
+        if let (true, Some(t)) = (won, self.then) {
+            let goal = (0..16).filter(|c| self.f.goal & (1 << c) != 0);
+            let cleared = goal.fold(p, |q, c| q & !(0xF << (4 * c)));
+            return f64::from(t.chance(cleared));
         }
         if let Some(&v) = self.memo.get(&p) {
             return v;
@@ -457,23 +586,29 @@ impl Tables {
         &self.tables
     }
 
-    /// The table's move on `board`, when a table applies: the six largest tiles are distinct,
-    /// every other tile is smaller, the smallest of the six is a table's target, and in one
+    /// The table's move on `board`, when a table applies: the formation's count of largest
+    /// tiles (six, or five) are distinct, every other tile is smaller than the table's
+    /// target, the smallest of them is the target (or, for `L5b`, its double), and in one
     /// of the eight symmetric views they stand in that table's locked cells (the smallest
     /// where the formation wants it). Every legal move that keeps them in place must be in
-    /// the table (else no answer, and the search decides), and the best must have a chance
-    /// above 0.
+    /// the table (else no answer from it), and the best must have a chance above 0. Where
+    /// several tables answer, one with more free cells wins, then the higher chance.
     pub fn advise(&self, board: Board) -> Option<Advice> {
         let mut ranks: Vec<u8> = (0..16).map(|c| board.rank(c)).collect();
         ranks.sort_unstable_by(|a, b| b.cmp(a));
-        let six = &ranks[..6];
-        if six.windows(2).any(|w| w[0] <= w[1]) || ranks[6] >= six[5] {
-            return None;
-        }
-        let smallest = six[5];
         let mut best: Option<Advice> = None;
-        for t in self.tables.iter().filter(|t| t.target == smallest) {
+        let mut best_locked = usize::MAX;
+        for t in &self.tables {
             let f = &t.formation;
+            let n = f.locked.len();
+            let big = &ranks[..n];
+            let smallest = big[n - 1];
+            if big.windows(2).any(|w| w[0] <= w[1])
+                || ranks[n] >= t.target
+                || smallest != t.target + f.above_target
+            {
+                continue;
+            }
             let mask = f.lock_mask();
             for sym in &SYMMETRIES {
                 let view = map_board(board, sym);
@@ -503,9 +638,11 @@ impl Tables {
                     }
                 }
                 if let (true, Some((dir, chance))) = (known, answer) {
-                    if chance > 0.0 && best.is_none_or(|b| chance > b.chance) {
+                    let better = n < best_locked || best.is_none_or(|b| chance > b.chance);
+                    if chance > 0.0 && n <= best_locked && better {
                         let target = 1 << t.target;
                         best = Some(Advice { dir, chance, formation: f.name, target, chances });
+                        best_locked = n;
                     }
                 }
             }
@@ -556,7 +693,16 @@ impl Table {
         s.write_all(&(self.keys.len() as u32).to_le_bytes())?;
         for (k, v) in self.keys.iter().zip(&self.values) {
             s.write_all(&(k.len() as u64).to_le_bytes())?;
-            s.write_u64s(k)?;
+            let mut block = Vec::with_capacity(BLOCK);
+            let mut keys = k.iter();
+            loop {
+                block.clear();
+                block.extend(keys.by_ref().take(BLOCK));
+                if block.is_empty() {
+                    break;
+                }
+                s.write_u64s(&block)?;
+            }
             s.write_f32s(v)?;
         }
         s.finish()
@@ -646,21 +792,27 @@ impl Table {
                 return Err(bad(format!("layer {i}: {count} positions, past the end")));
             }
             let count = count as usize;
-            let mut k: Vec<u64> = Vec::with_capacity(count);
-            while k.len() < count {
-                let m = (count - k.len()).min(BLOCK);
+            let mut k = KeySet::default();
+            let (mut read, mut last) = (0, None);
+            while read < count {
+                let m = (count - read).min(BLOCK);
                 body.take(&mut buf[..8 * m], "keys")?;
-                let words = buf[..8 * m].chunks_exact(8);
-                k.extend(words.map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+                for c in buf[..8 * m].chunks_exact(8) {
+                    let key = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+                    if last.is_some_and(|l| l >= key) {
+                        return Err(bad(format!("layer {i}: keys not sorted")));
+                    }
+                    last = Some(key);
+                    k.push(key);
+                }
+                read += m;
             }
+            let k = k.finish();
             let mut v: Vec<f32> = Vec::with_capacity(count);
             while v.len() < count {
                 let m = (count - v.len()).min(2 * BLOCK);
                 body.take(&mut buf[..4 * m], "values")?;
                 v.extend(bits::sealed::f32s(&buf[..4 * m]));
-            }
-            if k.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(bad(format!("layer {i}: keys not sorted")));
             }
             if v.iter().any(|x| !(0.0..=1.0).contains(x)) {
                 return Err(bad(format!("layer {i}: a value outside [0, 1]")));
@@ -781,12 +933,17 @@ mod tests {
     /// and the file form round trip (one test per formation, so the test threads share them).
     fn small_tables_equal_the_plain_recursion_everywhere(f: Formation) {
         for target in [3u8, 4] {
-            let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+            let then = f.then.map(|name| {
+                let g = Formation::named(name).unwrap();
+                Table::build(g, target, |_, _, _, _| Ok::<(), ()>(())).unwrap()
+            });
+            let t = Table::build_chained(f, target, then.as_ref(), |_, _, _, _| Ok::<(), ()>(()))
+                .unwrap();
             assert!(!t.is_empty());
             let mut checked = 0;
-            let mut reference = Reference::new(f, target, t.keys.len());
+            let mut reference = Reference::chained(f, target, t.keys.len(), then.as_ref());
             for (i, layer) in t.keys.iter().enumerate() {
-                for (k, &p) in layer.iter().enumerate() {
+                for (k, p) in layer.iter().enumerate() {
                     let want = reference.value(p);
                     let got = f64::from(t.values[i][k]);
                     assert!((want - got).abs() < 1e-5, "{} {target} {p:#x}: {got} {want}", f.name);
@@ -815,6 +972,83 @@ mod tests {
     #[test]
     fn small_block_beside_tables_equal_the_plain_recursion_everywhere() {
         small_tables_equal_the_plain_recursion_everywhere(Formation::BLOCK_BESIDE);
+    }
+
+    #[test]
+    fn small_five_block_tables_equal_the_plain_recursion_everywhere() {
+        small_tables_equal_the_plain_recursion_everywhere(Formation::FIVE_BLOCK);
+    }
+
+    #[test]
+    fn the_five_block_keeps_its_caps_and_values_a_won_position_by_the_next_table() {
+        let f = Formation::FIVE_BLOCK;
+        let target = 4;
+        let next =
+            Table::build(Formation::BLOCK_BESIDE, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let t =
+            Table::build_chained(f, target, Some(&next), |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        // Every position keeps its caps: for 16, a 16 only at (2,1), 8s only beside it, 4s
+        // and 2s elsewhere.
+        let mut won = 0;
+        for (i, layer) in t.keys.iter().enumerate() {
+            for (k, p) in layer.iter().enumerate() {
+                assert!(f.within_caps(target, p), "{p:#x}");
+                assert_eq!(p & f.lock_mask(), 0);
+                if has_goal(p, f.goal, target) {
+                    // A won position is worth the L3b table's chance with the 16 locked.
+                    assert_eq!(t.values[i][k], next.chance(p & !(0xF << 36)), "{p:#x}");
+                    assert_eq!(t.value(p), Some(t.values[i][k]));
+                    won += 1;
+                }
+            }
+        }
+        assert!(won > 100, "{won}");
+        // Past a cap: worth 0 without a lookup (an 8 in row 0, a 16 at (1,1)).
+        assert_eq!(t.value(3 | 1 << 36), Some(0.0));
+        assert_eq!(t.value(4 << 20), Some(0.0));
+        assert!(f.within_caps(target, 2 | 3 << 20 | 4 << 36));
+        // The chance after the 16 stands is below 1 (the L3b stage is still to play), and a
+        // position a move from it is worth less than that stage's best start.
+        let best_won = (0..t.keys.len())
+            .flat_map(|i| t.keys[i].iter().zip(&t.values[i]).map(|(p, &v)| (p, v)))
+            .filter(|&(p, _)| has_goal(p, f.goal, target))
+            .map(|(_, v)| v)
+            .fold(0.0, f32::max);
+        assert!(best_won > 0.5 && best_won <= 1.0, "{best_won}");
+    }
+
+    #[test]
+    fn the_five_block_answers_before_the_six_and_not_once_its_tile_stands() {
+        let target = 4;
+        let next =
+            Table::build(Formation::BLOCK_BESIDE, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let five =
+            Table::build_chained(Formation::FIVE_BLOCK, target, Some(&next), |_, _, _, _| {
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        let small =
+            Table::build(Formation::BLOCK_BESIDE, 3, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let tables = Tables::new(vec![small, next, five]);
+        // 512 1024 2048 4096 8192 in the block, an 8 at (2,1): L3b's 8 table applies (the
+        // six largest stand in the block, the smallest an 8) and so does L5b's for 16 (the
+        // five largest, the smallest 32, every other tile below 16): L5b answers.
+        let b: Board = ". . . ./2 . . ./. 8 32 64/2 128 256 512".parse().unwrap();
+        let a = tables.advise(b).expect("the block stands");
+        assert_eq!((a.formation, a.target), ("L5b", 16), "{a:?}");
+        // With the 16 at (2,1) the L3b table for 16 answers, not L5b.
+        let b: Board = ". . . ./2 . . ./. 16 32 64/2 128 256 512".parse().unwrap();
+        let a = tables.advise(b).expect("the six stand");
+        assert_eq!((a.formation, a.target), ("L3b", 16), "{a:?}");
+        // An 8 in row 0 breaks L5b's cap there (4 for a 16), but a move that takes it down
+        // to (2,0) keeps the caps: L5b answers with that move.
+        let b: Board = "8 . . ./2 . . ./. 8 32 64/2 128 256 512".parse().unwrap();
+        let a = tables.advise(b).expect("down mends the cap");
+        assert_eq!((a.formation, a.dir), ("L5b", Dir::Down), "{a:?}");
+        // In the right column no move mends it: every L5b move is worth 0, and with two 8s
+        // the L3b table for 8 does not apply either.
+        let b: Board = ". . . 8/2 . . ./. 8 32 64/2 128 256 512".parse().unwrap();
+        assert_eq!(tables.advise(b), None);
     }
 
     /// The file form written field by field, the plain way: the reference for the block
@@ -902,10 +1136,10 @@ mod tests {
     #[test]
     fn the_locked_stand_ins_stay_above_every_free_tile_up_to_each_formations_largest_target() {
         for f in Formation::ALL {
-            assert!(f.smallest_at.is_none_or(|c| c == f.locked[5]), "{}", f.name);
+            assert!(f.smallest_at.is_none_or(|c| Some(&c) == f.locked.last()), "{}", f.name);
             for target in 3..=f.max_target() {
                 let wall = f.wall(target);
-                for &c in &f.locked {
+                for &c in f.locked {
                     let r = ((wall >> (4 * c)) & 0xF) as u8;
                     if f.smallest_at == Some(c) {
                         assert_eq!(r, target, "{} {target}", f.name);
@@ -919,10 +1153,11 @@ mod tests {
         }
         assert_eq!(Formation::BLOCK.max_target(), 9);
         assert_eq!(Formation::BLOCK_BESIDE.max_target(), 10);
+        assert_eq!(Formation::FIVE_BLOCK.max_target(), 10);
     }
 
     #[test]
     fn every_formation_has_its_recursion_test() {
-        assert_eq!(Formation::ALL.len(), 3, "a new formation needs its own test above");
+        assert_eq!(Formation::ALL.len(), 4, "a new formation needs its own test above");
     }
 }

@@ -6,6 +6,7 @@ pub mod batch;
 pub mod board;
 pub mod endgame;
 pub mod game;
+pub mod keyset;
 pub mod multistage;
 pub mod ntuple;
 pub mod reference;

@@ -11,12 +11,16 @@ use crate::endgame::{Formation, Table};
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TablesRequest {
-    /// The formation: `442` (snake), `L3` (3x2 corner block) or `L3b` (the block, the target
-    /// built beside its smallest tile).
+    /// The formation: `442` (snake), `L3` (3x2 corner block), `L3b` (the block, the target
+    /// built beside its smallest tile) or `L5b` (the block's five largest, the sixth to
+    /// build, eleven cells free and capped; its won positions valued by `L3b`'s table).
     pub formation: String,
-    /// The tile to build: 8 to 512, or to 1024 for `442` and `L3b` (whose formation holds
-    /// the target's twin).
+    /// The tile to build: 8 to 512, or to 1024 for `442`, `L3b` and `L5b` (whose formations
+    /// hold the target's twin, or its double).
     pub target: u32,
+    /// The table file that values a won position, for `L5b`: the `L3b` table for the same
+    /// target (from `2048 tables`).
+    pub then: Option<String>,
     /// Positions of the table's last layers checked against the plain recursion.
     pub verify: usize,
     /// The seed of the sample checked.
@@ -25,7 +29,7 @@ pub struct TablesRequest {
 
 impl Default for TablesRequest {
     fn default() -> Self {
-        TablesRequest { formation: "L3b".into(), target: 512, verify: 200, seed: 1 }
+        TablesRequest { formation: "L3b".into(), target: 512, then: None, verify: 200, seed: 1 }
     }
 }
 
@@ -39,7 +43,7 @@ impl TablesRequest {
     /// The formation and target rank, or the input error naming the field.
     pub fn parse(&self) -> Result<(Formation, u8), Error> {
         let f = Formation::named(&self.formation).ok_or_else(|| {
-            Error::input(format!("formation: {:?}, expected 442, L3 or L3b", self.formation))
+            Error::input(format!("formation: {:?}, expected 442, L3, L3b or L5b", self.formation))
         })?;
         let t = self.target;
         let most = 1u32 << f.max_target();
@@ -50,7 +54,35 @@ impl TablesRequest {
             )));
         }
         check_range("verify", self.verify, Self::VERIFY)?;
+        match (f.then, &self.then) {
+            (Some(name), None) => {
+                return Err(Error::input(format!(
+                    "then: {} needs the {name} table for {t} (its won positions' values)",
+                    f.name
+                )))
+            }
+            (None, Some(_)) => {
+                return Err(Error::input(format!("then: {} takes no second table", f.name)))
+            }
+            _ => {}
+        }
         Ok((f, t.trailing_zeros() as u8))
+    }
+
+    /// The table `then` names, read and checked against the formation and target.
+    pub fn then_table(&self, f: &Formation, target: u8) -> Result<Option<Table>, Error> {
+        let (Some(name), Some(path)) = (f.then, &self.then) else { return Ok(None) };
+        let t = super::read_table(std::path::Path::new(path))?;
+        if (t.formation.name, t.target) != (name, target) {
+            return Err(Error::input(format!(
+                "then: {path} is a {} table for {}, {} needs {name} for {}",
+                t.formation.name,
+                1u32 << t.target,
+                f.name,
+                1u32 << target
+            )));
+        }
+        Ok(Some(t))
     }
 }
 
@@ -91,9 +123,10 @@ pub struct TablesResponse {
 /// abort flag is honoured between layers.
 pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error> {
     let (f, target) = req.parse()?;
+    let then = req.then_table(&f, target)?;
     let start = std::time::Instant::now();
     let n = Table::layer_count(target);
-    let table = Table::build(f, target, |pass, done, _, positions| {
+    let table = Table::build_chained(f, target, then.as_ref(), |pass, done, _, positions| {
         let step = if pass == "forward" { done } else { n + done };
         ctl.report(
             Progress::new(step as u64, Some(2 * n as u64))
@@ -103,7 +136,9 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
     })?;
     let build_seconds = start.elapsed().as_secs_f64();
     let start = std::time::Instant::now();
-    let worst = table.verify_sample(req.verify, TablesRequest::VERIFY_LAYERS, req.seed);
+    let worst =
+        table.verify_sample(req.verify, TablesRequest::VERIFY_LAYERS, req.seed, then.as_ref());
+    drop(then);
     let verify_seconds = start.elapsed().as_secs_f64();
     if worst > 1e-4 {
         return Err(Error::failed(format!(

@@ -1,0 +1,129 @@
+//! A sorted set of 64-bit keys held at about 4 bytes a key: the positions of an endgame
+//! table's layer ([`crate::endgame`]).
+//!
+//! A table's positions are boards with the locked cells cleared, so their high halves (rows
+//! 2 and 3) take few distinct values: a few hundred for a ten-cell formation, a few thousand
+//! for an eleven-cell one. A [`KeySet`] keeps each distinct high half once, with the index
+//! of its first key, and every key's low half as a `u32`. A lookup is a binary search over
+//! the high halves, then one over the low halves that share it.
+//!
+//! ```text
+//!   keys (sorted u64):   h0:l0  h0:l1  h0:l2  h1:l3  h1:l4  h2:l5
+//!   highs / starts:      h0 @ 0              h1 @ 3        h2 @ 5     (end 6)
+//!   lows (u32):          l0     l1     l2     l3     l4     l5
+//! ```
+
+/// A sorted set of distinct `u64` keys; see the [module docs](self).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeySet {
+    /// The distinct high halves, ascending.
+    highs: Vec<u32>,
+    /// `starts[j]` is the index of the first key whose high half is `highs[j]`; one more
+    /// entry, the key count, closes the last run.
+    starts: Vec<u32>,
+    /// Every key's low half, in key order.
+    lows: Vec<u32>,
+}
+
+impl KeySet {
+    /// The set of `keys`, which must be strictly ascending (fewer than 2^32 of them).
+    pub fn from_sorted(keys: &[u64]) -> KeySet {
+        let mut s = KeySet::default();
+        s.lows.reserve_exact(keys.len());
+        keys.iter().for_each(|&k| s.push(k));
+        s.finish()
+    }
+
+    /// Appends a key larger than every key so far (the set under construction has no
+    /// closing start yet; [`KeySet::finish`] adds it).
+    pub(crate) fn push(&mut self, key: u64) {
+        let (high, low) = ((key >> 32) as u32, key as u32);
+        debug_assert!(self.highs.last().is_none_or(|&h| h <= high), "keys in order");
+        if self.highs.last() != Some(&high) {
+            self.highs.push(high);
+            self.starts.push(u32::try_from(self.lows.len()).expect("under 2^32 keys"));
+        }
+        self.lows.push(low);
+    }
+
+    /// Closes a set built by [`KeySet::push`].
+    pub(crate) fn finish(mut self) -> KeySet {
+        self.starts.push(u32::try_from(self.lows.len()).expect("under 2^32 keys"));
+        self.highs.shrink_to_fit();
+        self.starts.shrink_to_fit();
+        self.lows.shrink_to_fit();
+        self
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.lows.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.lows.is_empty()
+    }
+
+    /// The index of `key`, if the set holds it.
+    pub fn find(&self, key: u64) -> Option<usize> {
+        let j = self.highs.binary_search(&((key >> 32) as u32)).ok()?;
+        let (a, b) = (self.starts[j] as usize, self.starts[j + 1] as usize);
+        self.lows[a..b].binary_search(&(key as u32)).ok().map(|k| a + k)
+    }
+
+    /// The key at index `i` (`i < len`).
+    pub fn get(&self, i: usize) -> u64 {
+        // The run holding i: the last start at or below it.
+        let j = self.starts.partition_point(|&s| s as usize <= i) - 1;
+        u64::from(self.highs[j]) << 32 | u64::from(self.lows[i])
+    }
+
+    /// The keys in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.highs.iter().enumerate().flat_map(move |(j, &h)| {
+            let run = &self.lows[self.starts[j] as usize..self.starts[j + 1] as usize];
+            run.iter().map(move |&l| u64::from(h) << 32 | u64::from(l))
+        })
+    }
+
+    /// Bytes held (the three vectors' lengths).
+    pub fn bytes(&self) -> usize {
+        4 * (self.highs.len() + self.starts.len() + self.lows.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_set_finds_exactly_its_keys_and_gives_them_back_in_order() {
+        let mut rng = bits::Rng::new(7);
+        // Few distinct high halves (as a table's layer has), low halves anywhere, and the
+        // edges: 0, u64::MAX, runs of one key.
+        let mut keys: Vec<u64> = (0..20_000)
+            .map(|_| (rng.below(40) << 36 | rng.below(3) << 32) | rng.below(1 << 32))
+            .chain([0, u64::MAX, 1 << 63, (1 << 32) - 1])
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let s = KeySet::from_sorted(&keys);
+        assert_eq!(s.len(), keys.len());
+        assert_eq!(s.iter().collect::<Vec<_>>(), keys);
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(s.find(k), Some(i), "{k:#x}");
+            assert_eq!(s.get(i), k);
+        }
+        // Keys not in the set: neighbours of members and random ones.
+        for _ in 0..20_000 {
+            let k = keys[rng.below(keys.len() as u64) as usize];
+            for probe in [k.wrapping_add(1), k.wrapping_sub(1), k ^ 1 << 33, rng.next_u64()] {
+                assert_eq!(s.find(probe), keys.binary_search(&probe).ok(), "{probe:#x}");
+            }
+        }
+        assert!(s.bytes() < 5 * keys.len(), "{} bytes for {} keys", s.bytes(), keys.len());
+        let empty = KeySet::from_sorted(&[]);
+        assert!(empty.is_empty() && empty.find(0).is_none() && empty.iter().next().is_none());
+    }
+}
