@@ -121,23 +121,27 @@ enum Twenty48Command {
         bitarcade 2048 tune --method gradient --budget 32000 --lambda 48 --games 4 \
         --generations 7 --sigma 0.25 --tt-bits 16 --seed 61   (session 6)")]
     Tune(TuneArgs),
-    /// Build an endgame table: the exact chance of building a tile in the ten cells a
-    /// formation of six locked big tiles leaves free, over every position play reaches.
+    /// Build an endgame table: the exact chance of building a tile in the cells a formation
+    /// of locked big tiles leaves free, over every position play reaches.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 tables --target 512 --out /data/L3b-512.b48t   (the default formation, L3b)\n  \
         bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
         bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n  \
         bitarcade 2048 tables --target 1024 --out /data/L3b-1024.b48t   (the 65536 stage's \
-        last step: 6 minutes, 6.9 GB peak, a 7 GB file)\n\n\
+        last step: 6 minutes, 6.9 GB peak, a 7 GB file)\n  \
+        bitarcade 2048 tables --formation L5b --target 512 --then /data/L3b-512.b48t \
+        --out /data/L5b-512.b48t   (the stage before L3b-512's, eleven cells)\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
         target counts at row 3, column 2, beside the smallest locked tile); L3 locks the 3x2 \
         block of rows 3-4, columns 2-4 (the target counts in any free cell); L3b is the same \
         block with its smallest tile at row 3, column 2 (the target counts only beside it, \
-        at row 2, column 2 or row 3, column 1). The locked tiles' \
+        at row 2, column 2 or row 3, column 1); L5b locks only the block's five largest \
+        (eleven cells free, each capped) to build the sixth at row 3, column 2, a won \
+        position worth the L3b table's chance from it (--then names that table). The locked tiles' \
         values do not matter, so one table serves every stage where the six largest tiles \
         stand so. A sample of the last layers is checked against a plain recursion before the \
-        file is written. Targets run from 8 to 512, and to 1024 for 442 and L3b (their \
-        smallest locked cell holds the target's twin). Keep the files outside git: L3b-512 is \
+        file is written. Targets run from 8 to 512, and to 1024 for 442, L3b and L5b (their \
+        smallest locked cell holds the target's twin, or its double). Keep the files outside git: L3b-512 is \
         3.2 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
@@ -518,7 +522,7 @@ struct StartsArgs {
 struct TablesArgs {
     /// The formation: L3b (the 3x2 corner block the expectimax player builds, the target built
     /// beside its smallest tile; the measured best), L3 (the same block, the target anywhere
-    /// free) or 442 (snake).
+    /// free), 442 (snake) or L5b (the block's five largest, building its sixth; needs --then).
     #[arg(long, default_value = "L3b")]
     formation: String,
     /// The tile to build (8 to 512; to 1024 for 442, L3b and L5b).

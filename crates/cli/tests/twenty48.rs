@@ -743,6 +743,7 @@ fn endgame_tables_build_check_and_advise() {
     bytes[30] ^= 4;
     let bad = dir.join("bad.b48t").display().to_string();
     std::fs::write(&bad, &bytes).unwrap();
+    let l5b = dir.join("l5b.b48t").display().to_string();
     for (args, what) in [
         (vec!["2048", "tables", "--formation", "T4", "--out", &file], "formation"),
         (vec!["2048", "tables", "--target", "2048", "--out", &file], "target: 2048"),
@@ -754,6 +755,23 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "3"], "boost_tile: 3"),
         (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "65536"], "boost_tile"),
         (vec!["2048", "table-info", "no-such.b48t"], "no-such.b48t"),
+        (vec!["2048", "tables", "--formation", "L5b", "--out", &file], "needs the L3b table"),
+        (vec!["2048", "tables", "--target", "16", "--then", &file, "--out", &file], "no second"),
+        (
+            vec![
+                "2048",
+                "tables",
+                "--formation",
+                "L5b",
+                "--target",
+                "16",
+                "--then",
+                &file,
+                "--out",
+                &l5b,
+            ],
+            "is a 442 table for 16, L5b needs L3b for 16",
+        ),
     ] {
         let out = bitarcade(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -761,6 +779,51 @@ fn endgame_tables_build_check_and_advise() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains(what), "{args:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_five_block_table_is_built_on_its_l3b_table_and_answers_first() {
+    let dir = std::env::temp_dir().join(format!("bitarcade-2048-l5b-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let build = |args: &[&str]| {
+        let mut all = vec!["2048", "tables", "--verify", "300", "--json"];
+        all.extend_from_slice(args);
+        let out = bitarcade(&all);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out)
+    };
+    let six = build(&["--target", "16", "--out", &path("l3b-16.b48t")]);
+    build(&["--target", "8", "--out", &path("l3b-8.b48t")]);
+    let five = build(&[
+        "--formation",
+        "L5b",
+        "--target",
+        "16",
+        "--then",
+        &path("l3b-16.b48t"),
+        "--out",
+        &path("l5b-16.b48t"),
+    ]);
+    assert_eq!(five["formation"], "L5b", "{five}");
+    assert!(five["worst_difference"].as_f64().unwrap() < 1e-6, "{five}");
+    // Its caps for a 16 (4s in row 0, in column 0 and beside the block) keep it far
+    // smaller than the six-tile table.
+    assert!(five["positions"].as_u64() < six["positions"].as_u64(), "{five} {six}");
+    // The block's five largest (the smallest a 32), an 8 at (2,1): L3b's table for 8 stands
+    // (the 8 the sixth block tile) and so does L5b's for 16; L5b answers, with its chance
+    // of building the 16 there and then playing the L3b stage out.
+    let board = ". . . ./2 . . ./. 8 32 64/2 128 256 512";
+    let all = [path("l3b-8.b48t"), path("l3b-16.b48t"), path("l5b-16.b48t")].join(",");
+    let best = json(&bitarcade(&["2048", "best", board, "--tables", &all, "--json"]));
+    assert_eq!(best["nodes"], 0, "{best}");
+    assert!(best["table"].as_str().unwrap().starts_with("L5b 16: chance"), "{best}");
+    let chance = best["value"].as_f64().unwrap();
+    assert!(chance > 0.0 && chance < 1.0, "{best}");
+    let eight =
+        json(&bitarcade(&["2048", "best", board, "--tables", &path("l3b-8.b48t"), "--json"]));
+    assert!(eight["table"].as_str().unwrap().starts_with("L3b 8: chance"), "{eight}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

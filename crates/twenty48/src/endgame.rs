@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::board::{Board, Dir};
-use crate::keyset::KeySet;
+use crate::keyset::{KeySet, KeySetBuilder};
 
 /// The free-tile sum of layer 0.
 pub const BASE_SUM: u32 = 4;
@@ -117,6 +117,8 @@ impl Formation {
     /// caps), so the free tiles are capped, the way macroxue/2048-ai caps its big tables:
     /// the target at (2,1) itself; one rank below it at (1,1) and (2,0), the cells beside it;
     /// two below in the rest of rows 1-3; three below in row 0. For 512: 683 M positions.
+    /// As in every table, a position whose free tiles (the built target among them) sum
+    /// past the target + 96 counts as lost, won or not.
     pub const FIVE_BLOCK: Formation = Formation {
         name: "L5b",
         locked: &[15, 14, 13, 10, 11],
@@ -393,8 +395,9 @@ impl Table {
     }
 
     /// The value of a position (free cells only), if the table holds it: 0 past the last
-    /// layer or past a cap, and a won position's 1 (or, in a chained table, its stored
-    /// chance) without a lookup.
+    /// layer or past a cap, and a won position's 1 without a lookup. A chained table looks
+    /// its won positions up like any other (their chances are stored): one its forward pass
+    /// never made is not held.
     pub fn value(&self, free: u64) -> Option<f32> {
         let f = &self.formation;
         if f.then.is_none() && has_goal(free, f.goal, self.target) {
@@ -792,18 +795,15 @@ impl Table {
                 return Err(bad(format!("layer {i}: {count} positions, past the end")));
             }
             let count = count as usize;
-            let mut k = KeySet::default();
-            let (mut read, mut last) = (0, None);
+            let mut k = KeySetBuilder::with_capacity(count);
+            let mut read = 0;
             while read < count {
                 let m = (count - read).min(BLOCK);
                 body.take(&mut buf[..8 * m], "keys")?;
                 for c in buf[..8 * m].chunks_exact(8) {
-                    let key = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-                    if last.is_some_and(|l| l >= key) {
+                    if !k.push(u64::from_le_bytes(c.try_into().expect("8 bytes"))) {
                         return Err(bad(format!("layer {i}: keys not sorted")));
                     }
-                    last = Some(key);
-                    k.push(key);
                 }
                 read += m;
             }
@@ -1036,6 +1036,20 @@ mod tests {
         let b: Board = ". . . ./2 . . ./. 8 32 64/2 128 256 512".parse().unwrap();
         let a = tables.advise(b).expect("the block stands");
         assert_eq!((a.formation, a.target), ("L5b", 16), "{a:?}");
+        for sym in &SYMMETRIES {
+            let m = map_board(b, sym);
+            let am = tables.advise(m).expect("every view");
+            assert_eq!((am.formation, am.chance), (a.formation, a.chance));
+            let moved = map_board(b.play(a.dir).unwrap().board, sym);
+            assert_eq!(m.play(am.dir).unwrap().board, moved);
+        }
+        // It is L5b's own answer: its table alone gives the same.
+        let alone = Tables::new(vec![tables.tables()[2].clone()]);
+        assert_eq!(alone.advise(b), Some(a));
+        // L3b's 8 table alone answers too, for the 8, with another chance.
+        let eight = Tables::new(vec![tables.tables()[0].clone()]);
+        let e = eight.advise(b).expect("the six stand");
+        assert_eq!((e.formation, e.target), ("L3b", 8), "{e:?}");
         // With the 16 at (2,1) the L3b table for 16 answers, not L5b.
         let b: Board = ". . . ./2 . . ./. 16 32 64/2 128 256 512".parse().unwrap();
         let a = tables.advise(b).expect("the six stand");
@@ -1111,6 +1125,26 @@ mod tests {
                 "bad magic",
             ),
             (bits::sealed::seal(bytes[..14].to_vec()), "truncated"),
+            // Layer 0's first two keys (from byte 25) swapped, then the first repeated.
+            (
+                {
+                    let mut b = bytes[..bytes.len() - 8].to_vec();
+                    let (first, second) = (b[25..33].to_vec(), b[33..41].to_vec());
+                    b[25..33].copy_from_slice(&second);
+                    b[33..41].copy_from_slice(&first);
+                    bits::sealed::seal(b)
+                },
+                "layer 0: keys not sorted",
+            ),
+            (
+                {
+                    let mut b = bytes[..bytes.len() - 8].to_vec();
+                    let first = b[25..33].to_vec();
+                    b[33..41].copy_from_slice(&first);
+                    bits::sealed::seal(b)
+                },
+                "layer 0: keys not sorted",
+            ),
             (bits::sealed::seal(bytes[..40].to_vec()), "past the end"),
             (
                 {
@@ -1131,6 +1165,22 @@ mod tests {
         let gone = Table::read_file(&dir.join("missing.b48t")).unwrap_err().0;
         assert!(gone.starts_with("cannot read: "), "{gone}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn tables_are_byte_for_byte_those_the_earlier_builds_wrote() {
+        // The checksums (the files' last 8 bytes) of the tables for 8 as the build of
+        // c3be2a9 wrote them, before layers were held as key sets and formations could have
+        // five locked tiles and caps.
+        for (f, sum) in [
+            (Formation::SNAKE, 0x970b_54b8_33da_bda4u64),
+            (Formation::BLOCK, 0x5d38_ed1c_fb56_a0a9),
+            (Formation::BLOCK_BESIDE, 0x1ce9_9584_c8eb_a943),
+        ] {
+            let bytes = Table::build(f, 3, |_, _, _, _| Ok::<(), ()>(())).unwrap().encode();
+            let tail: [u8; 8] = bytes[bytes.len() - 8..].try_into().unwrap();
+            assert_eq!(u64::from_le_bytes(tail), sum, "{}", f.name);
+        }
     }
 
     #[test]

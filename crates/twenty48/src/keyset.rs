@@ -14,7 +14,7 @@
 //! ```
 
 /// A sorted set of distinct `u64` keys; see the [module docs](self).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeySet {
     /// The distinct high halves, ascending.
     highs: Vec<u32>,
@@ -25,34 +25,66 @@ pub struct KeySet {
     lows: Vec<u32>,
 }
 
+impl Default for KeySet {
+    /// The empty set.
+    fn default() -> Self {
+        KeySet { highs: Vec::new(), starts: vec![0], lows: Vec::new() }
+    }
+}
+
+/// A [`KeySet`] under construction, its keys given in ascending order.
+pub struct KeySetBuilder {
+    set: KeySet,
+    last: Option<u64>,
+}
+
+impl KeySetBuilder {
+    /// A builder with room for `capacity` keys.
+    pub fn with_capacity(capacity: usize) -> KeySetBuilder {
+        let set =
+            KeySet { highs: Vec::new(), starts: Vec::new(), lows: Vec::with_capacity(capacity) };
+        KeySetBuilder { set, last: None }
+    }
+
+    /// Appends `key`; `false` (and nothing appended) unless it is larger than every key
+    /// so far.
+    pub fn push(&mut self, key: u64) -> bool {
+        if self.last.is_some_and(|l| l >= key) {
+            return false;
+        }
+        self.last = Some(key);
+        let s = &mut self.set;
+        let high = (key >> 32) as u32;
+        if s.highs.last() != Some(&high) {
+            s.highs.push(high);
+            s.starts.push(u32::try_from(s.lows.len()).expect("under 2^32 keys"));
+        }
+        s.lows.push(key as u32);
+        true
+    }
+
+    /// The set of the keys pushed.
+    pub fn finish(self) -> KeySet {
+        let mut s = self.set;
+        s.starts.push(u32::try_from(s.lows.len()).expect("under 2^32 keys"));
+        s.highs.shrink_to_fit();
+        s.starts.shrink_to_fit();
+        s.lows.shrink_to_fit();
+        s
+    }
+}
+
 impl KeySet {
     /// The set of `keys`, which must be strictly ascending (fewer than 2^32 of them).
+    ///
+    /// # Panics
+    /// If they are not.
     pub fn from_sorted(keys: &[u64]) -> KeySet {
-        let mut s = KeySet::default();
-        s.lows.reserve_exact(keys.len());
-        keys.iter().for_each(|&k| s.push(k));
-        s.finish()
-    }
-
-    /// Appends a key larger than every key so far (the set under construction has no
-    /// closing start yet; [`KeySet::finish`] adds it).
-    pub(crate) fn push(&mut self, key: u64) {
-        let (high, low) = ((key >> 32) as u32, key as u32);
-        debug_assert!(self.highs.last().is_none_or(|&h| h <= high), "keys in order");
-        if self.highs.last() != Some(&high) {
-            self.highs.push(high);
-            self.starts.push(u32::try_from(self.lows.len()).expect("under 2^32 keys"));
+        let mut b = KeySetBuilder::with_capacity(keys.len());
+        for &k in keys {
+            assert!(b.push(k), "keys strictly ascending");
         }
-        self.lows.push(low);
-    }
-
-    /// Closes a set built by [`KeySet::push`].
-    pub(crate) fn finish(mut self) -> KeySet {
-        self.starts.push(u32::try_from(self.lows.len()).expect("under 2^32 keys"));
-        self.highs.shrink_to_fit();
-        self.starts.shrink_to_fit();
-        self.lows.shrink_to_fit();
-        self
+        b.finish()
     }
 
     /// The number of keys.
@@ -125,5 +157,10 @@ mod tests {
         assert!(s.bytes() < 5 * keys.len(), "{} bytes for {} keys", s.bytes(), keys.len());
         let empty = KeySet::from_sorted(&[]);
         assert!(empty.is_empty() && empty.find(0).is_none() && empty.iter().next().is_none());
+        assert_eq!(empty, KeySet::default());
+        // A key out of order or repeated is refused.
+        let mut b = KeySetBuilder::with_capacity(3);
+        assert!(b.push(5) && b.push(1 << 40) && !b.push(1 << 40) && !b.push(6));
+        assert_eq!(b.finish().iter().collect::<Vec<_>>(), [5, 1 << 40]);
     }
 }
