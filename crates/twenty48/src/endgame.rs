@@ -250,6 +250,32 @@ fn successors(f: &Formation, target: u8, free: u64, rank: u8, mut each: impl FnM
     }
 }
 
+/// The chance node over `free`'s spawns: the mean over its empty cells of 0.9 x the best
+/// allowed move after a 2 plus 0.1 x the best after a 4, each position after a move valued
+/// by `after_two` or `after_four` (0 where no move is allowed, and 0 with no empty cell).
+fn spawn_mean(
+    f: &Formation,
+    target: u8,
+    free: u64,
+    after_two: impl Fn(u64) -> f32,
+    after_four: impl Fn(u64) -> f32,
+) -> f32 {
+    let best = |s: &[u64], v: &dyn Fn(u64) -> f32| s.iter().map(|&s| v(s)).fold(0.0, f32::max);
+    // The best after a 2, by empty cell (the same cells, in the same order, as the 4s).
+    let mut two = [0.0f32; 16];
+    successors(f, target, free, 1, |k, s| two[k] = best(s, &after_two));
+    let (mut sum, mut cells) = (0.0f64, 0u32);
+    successors(f, target, free, 2, |k, s| {
+        sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(best(s, &after_four));
+        cells += 1;
+    });
+    if cells == 0 {
+        0.0
+    } else {
+        (sum / f64::from(cells)) as f32
+    }
+}
+
 impl Table {
     /// The number of layers of a table for `target`.
     pub fn layer_count(target: u8) -> usize {
@@ -366,22 +392,7 @@ impl Table {
                 None => unreachable!("a successor the forward pass made is in its layer"),
             }
         };
-        let (mut sum, mut cells) = (0.0f64, 0u32);
-        // The best after a 2, by empty cell (the same cells, in the same order, as the 4s).
-        let mut two = [0.0f32; 16];
-        successors(f, target, p, 1, |k, s| {
-            two[k] = s.iter().map(|&s| look(i + 1, s)).fold(0.0, f32::max)
-        });
-        successors(f, target, p, 2, |k, s| {
-            let four = s.iter().map(|&s| look(i + 2, s)).fold(0.0, f32::max);
-            sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(four);
-            cells += 1;
-        });
-        if cells == 0 {
-            0.0
-        } else {
-            (sum / f64::from(cells)) as f32
-        }
+        spawn_mean(f, target, p, |s| look(i + 1, s), |s| look(i + 2, s))
     }
 
     /// The positions in the table.
@@ -429,21 +440,8 @@ impl Table {
         if depth == 0 {
             return 0.0;
         }
-        let (f, target) = (&self.formation, self.target);
-        let best =
-            |s: &[u64]| s.iter().map(|&s| self.chance_within(s, depth - 1)).fold(0.0, f32::max);
-        let mut two = [0.0f32; 16];
-        successors(f, target, free, 1, |k, s| two[k] = best(s));
-        let (mut sum, mut cells) = (0.0f64, 0u32);
-        successors(f, target, free, 2, |k, s| {
-            sum += 0.9 * f64::from(two[k]) + 0.1 * f64::from(best(s));
-            cells += 1;
-        });
-        if cells == 0 {
-            0.0
-        } else {
-            (sum / f64::from(cells)) as f32
-        }
+        let next = |s: u64| self.chance_within(s, depth - 1);
+        spawn_mean(&self.formation, self.target, free, next, next)
     }
 
     /// Checks `count` positions drawn from the table's last `top` non-empty layers against
@@ -504,9 +502,7 @@ impl<'a> Reference<'a> {
             _ => return 0.0,
         }
         if let (true, Some(t)) = (won, self.then) {
-            let goal = (0..16).filter(|c| self.f.goal & (1 << c) != 0);
-            let cleared = goal.fold(p, |q, c| q & !(0xF << (4 * c)));
-            return f64::from(t.chance(cleared));
+            return f64::from(t.chance(p & !self.f.goal_mask()));
         }
         if let Some(&v) = self.memo.get(&p) {
             return v;
