@@ -45,11 +45,11 @@ enum Verb {
     /// "%U %e" -o RUN.time`) gives a one-game run's CPU seconds.
     Rows(RowsArgs),
     /// One row file: games, the mean with its 95% interval, median, best, worst (Drop7) or
-    /// the reach rates of 8192, 16384 and 32768 with Wilson intervals (2048), moves and CPU.
+    /// the reach rates of 8192, 16384, 32768 and 65536 with Wilson intervals (2048), moves and CPU.
     Summary(SummaryArgs),
     /// Two row files of the same games (Drop7: matched by index, seeds checked; 2048: by
     /// seed): the mean difference A - B with its 95% interval and the wins; for 2048 also
-    /// the 16384 and 32768 rates with Fisher's exact test.
+    /// the 16384, 32768 and 65536 rates with Fisher's exact test.
     #[command(visible_alias = "compare")]
     Pair(PairArgs),
 }

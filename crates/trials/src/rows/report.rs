@@ -11,9 +11,9 @@ use crate::rate::Rate;
 use crate::sample::{self, MeanInterval};
 
 /// The tiles whose reach rate a 2048 summary reports.
-pub const SUMMARY_TILES: [u64; 3] = [8192, 16384, 32768];
+pub const SUMMARY_TILES: [u64; 4] = [8192, 16384, 32768, 65536];
 /// The tiles a 2048 comparison tests.
-pub const COMPARE_TILES: [u64; 2] = [16384, 32768];
+pub const COMPARE_TILES: [u64; 3] = [16384, 32768, 65536];
 
 /// The critical value of the short two-sided 95% t table the published Drop7 figures use:
 /// the entry at the next tabulated df at or above `df`, 1.96 beyond 60 df.
@@ -138,7 +138,7 @@ pub struct Twenty48Summary {
     pub median: f64,
     /// Best score.
     pub best: u64,
-    /// Reach rates of 8192, 16384 and 32768.
+    /// Reach rates of 8192, 16384, 32768 and 65536.
     pub reach: Vec<TileRate>,
     /// Search nodes a move over all games.
     pub nodes_per_move: f64,
@@ -250,13 +250,13 @@ pub struct PairedScores {
     pub sign_p: f64,
 }
 
-/// Two 2048 row files: reach rates of 16384 and 32768 over all games of each, and the
+/// Two 2048 row files: reach rates of 16384, 32768 and 65536 over all games of each, and the
 /// score difference on the seeds both hold.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Twenty48Compare {
     /// How the intervals and p were computed.
     pub method: Method,
-    /// 16384 and 32768.
+    /// 16384, 32768 and 65536.
     pub tiles: Vec<TileCompare>,
     /// The paired difference (`None` below two common seeds).
     pub paired: Option<PairedScores>,
