@@ -585,13 +585,32 @@ impl Tables {
         &self.tables
     }
 
+    /// `t`'s value of `free`, and where a chained table does not hold a won position (one
+    /// its forward pass never made: the position before the move was not reachable from its
+    /// seeds), the chance its build would have stored there, from the next table when it is
+    /// loaded: that table's [`Table::chance`] with the goal cells locked.
+    fn value(&self, t: &Table, free: u64) -> Option<f32> {
+        t.value(free).or_else(|| {
+            let f = &t.formation;
+            let name = f.then?;
+            if !has_goal(free, f.goal, t.target) {
+                return None;
+            }
+            let next =
+                self.tables.iter().find(|n| n.formation.name == name && n.target == t.target)?;
+            Some(next.chance(free & !f.goal_mask()))
+        })
+    }
+
     /// The table's move on `board`, when a table applies: the formation's count of largest
     /// tiles (six, or five) are distinct, every other tile is smaller than the table's
     /// target, the smallest of them is the target (or, for `L5b`, its double), and in one
     /// of the eight symmetric views they stand in that table's locked cells (the smallest
     /// where the formation wants it). Every legal move that keeps them in place must be in
-    /// the table (else no answer from it), and the best must have a chance above 0. Where
-    /// several tables answer, one with more free cells wins, then the higher chance.
+    /// the table (else no answer from it; a won position a chained table does not hold is
+    /// valued from the next table when that is loaded), and the best must have a chance
+    /// above 0. Where several tables answer, one with more free cells wins, then the higher
+    /// chance.
     pub fn advise(&self, board: Board) -> Option<Advice> {
         let mut ranks: Vec<u8> = (0..16).map(|c| board.rank(c)).collect();
         ranks.sort_unstable_by(|a, b| b.cmp(a));
@@ -626,7 +645,7 @@ impl Tables {
                     if after.0 & mask != wall {
                         continue;
                     }
-                    match t.value(after.0 & !mask) {
+                    match self.value(t, after.0 & !mask) {
                         Some(v) => {
                             chances[d.index()] = Some(v);
                             if answer.is_none_or(|(_, a)| v > a) {
@@ -1200,6 +1219,69 @@ mod tests {
         assert_eq!(Formation::BLOCK.max_target(), 9);
         assert_eq!(Formation::BLOCK_BESIDE.max_target(), 10);
         assert_eq!(Formation::FIVE_BLOCK.max_target(), 10);
+    }
+
+    #[test]
+    fn a_won_position_the_chained_table_never_made_is_valued_from_the_next_table() {
+        let (f, target) = (Formation::FIVE_BLOCK, 4);
+        let next =
+            Table::build(Formation::BLOCK_BESIDE, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let five =
+            Table::build_chained(f, target, Some(&next), |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let mask = f.lock_mask();
+        // The block as it stands in play: 512 256 128 in the bottom row, 64 and 32 above the
+        // 256 and the 512, every free tile below 16.
+        let wall = [(15, 9u64), (14, 8), (13, 7), (10, 6), (11, 5)]
+            .iter()
+            .fold(0, |m, &(c, r)| m | r << (4 * c));
+        let both = Tables::new(vec![next.clone(), five.clone()]);
+        let alone = Tables::new(vec![five.clone()]);
+        // A lone 16 at (2,1) made by merging two 8s: the table never made it (its boards
+        // before a move hold a spawned 2 or 4), and the other allowed move breaks a cap.
+        for (text, d) in [
+            (". . . ./. 8 . ./. 8 64 32/. 128 256 512", Dir::Down),
+            (". . . ./. . . ./8 8 64 32/. 128 256 512", Dir::Right),
+        ] {
+            let b: Board = text.parse().unwrap();
+            assert_eq!(five.value(4 << 36), None);
+            let want = next.chance(0);
+            assert!(want > 0.0, "{want}");
+            assert_eq!(alone.advise(b), None, "{b}");
+            let a = both.advise(b).expect("valued from L3b");
+            assert_eq!((a.formation, a.dir, a.chances[d.index()]), ("L5b", d, Some(want)));
+        }
+        let mut rng = bits::Rng::new(34);
+        let (mut missing, mut answered) = (0, 0);
+        for _ in 0..200_000 {
+            // Free tiles up to 8, a third of the cells empty; caps not kept (a real board
+            // need not keep them before the move).
+            let free = (0..16).filter(|c| mask & (0xF << (4 * c)) == 0).fold(0u64, |m, c| {
+                m | [0u64, 0, 0, 1, 1, 2, 2, 3, 3][rng.below(9) as usize] << (4 * c)
+            });
+            let b = Board(free | wall);
+            for d in Dir::ALL {
+                let Ok(m) = b.play(d) else { continue };
+                let after = m.board.0 & !mask;
+                if m.board.0 & mask != wall
+                    || !has_goal(after, f.goal, target)
+                    || five.value(after).is_some()
+                {
+                    continue;
+                }
+                // The move builds the 16 at (2,1) into a position the table never made.
+                missing += 1;
+                let want = next.chance(after & !f.goal_mask());
+                assert_eq!(both.value(&five, after), Some(want), "{b}");
+                // L5b alone has no answer there; with L3b's 16 table loaded its answer (if
+                // every other move is known) rates the move by that chance.
+                assert_eq!(alone.advise(b), None, "{b}");
+                if let Some(a) = both.advise(b) {
+                    assert_eq!((a.formation, a.chances[d.index()]), ("L5b", Some(want)), "{b}");
+                    answered += 1;
+                }
+            }
+        }
+        assert!(missing > 0 && answered > 0, "{missing} {answered}");
     }
 
     #[test]
