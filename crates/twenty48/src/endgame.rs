@@ -1238,14 +1238,14 @@ mod tests {
         let alone = Tables::new(vec![five.clone()]);
         // A lone 16 at (2,1) made by merging two 8s: the table never made it (its boards
         // before a move hold a spawned 2 or 4), and the other allowed move breaks a cap.
+        assert_eq!(five.value(4 << 36), None);
+        let want = next.chance(0);
+        assert!(want > 0.0, "{want}");
         for (text, d) in [
             (". . . ./. 8 . ./. 8 64 32/. 128 256 512", Dir::Down),
             (". . . ./. . . ./8 8 64 32/. 128 256 512", Dir::Right),
         ] {
             let b: Board = text.parse().unwrap();
-            assert_eq!(five.value(4 << 36), None);
-            let want = next.chance(0);
-            assert!(want > 0.0, "{want}");
             assert_eq!(alone.advise(b), None, "{b}");
             let a = both.advise(b).expect("valued from L3b");
             assert_eq!((a.formation, a.dir, a.chances[d.index()]), ("L5b", d, Some(want)));
