@@ -74,6 +74,16 @@ impl<W: std::io::Write> SealedWriter<W> {
         self.write_blocks(values, u64::to_le_bytes)
     }
 
+    /// Writes `u32`s little-endian, a block at a time.
+    pub fn write_u32s(&mut self, values: &[u32]) -> std::io::Result<()> {
+        self.write_blocks(values, u32::to_le_bytes)
+    }
+
+    /// Writes `u16`s little-endian, a block at a time.
+    pub fn write_u16s(&mut self, values: &[u16]) -> std::io::Result<()> {
+        self.write_blocks(values, u16::to_le_bytes)
+    }
+
     /// Writes `values` as the bytes `le` gives each, 16,384 values a write.
     fn write_blocks<T: Copy, const N: usize>(
         &mut self,

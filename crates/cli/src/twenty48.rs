@@ -159,6 +159,24 @@ enum Twenty48Command {
         #[command(flatten)]
         json: JsonArg,
     },
+    /// Rewrite a table file in the current form (keys as key sets, chances in 16 bits: about
+    /// 6 bytes a position), without building it again.
+    #[command(after_help = "Examples:\n  \
+        bitarcade 2048 table-convert /data/L3b-512.b48t --out /data/L3b-512.v2.b48t\n\n\
+        Tables written before 2026-12-07 (B48END01: every key 8 bytes, every chance 4) take 12 \
+        bytes a position on disk and 8 in memory; `play --tables` still reads them, holding \
+        their chances in 16 bits as it does. The rewritten file holds the same positions and \
+        the chances `play` would hold, in half the space; it is read back and compared before \
+        this verb reports.")]
+    TableConvert {
+        /// The table file to read (either form).
+        file: PathBuf,
+        /// The file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        #[command(flatten)]
+        json: JsonArg,
+    },
     /// Check a game record (or a list of them): every move legal, every spawn legal and, when
     /// the record has a seed, equal to the seeded generator's; the final score and board.
     #[command(after_help = "Examples:\n  \
@@ -570,6 +588,21 @@ fn tables(a: TablesArgs) -> CliResult {
     Ok(())
 }
 
+fn table_convert(file: &std::path::Path, out: &std::path::Path, json: bool) -> CliResult {
+    let table = api::read_table(file)?;
+    write_stream_atomic(out, |w| table.write_to(w).map(drop))?;
+    // Read back before reporting: the new file must hold exactly what was read.
+    let back = api::read_table(out)?;
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let report = api::TableConvertReport::new(&table, &back, size(file), size(out))?;
+    let out = out.display().to_string();
+    if json {
+        return print_json(&WithOut { out, report: &report });
+    }
+    print!("{}", report.text(&out));
+    Ok(())
+}
+
 fn starts(a: StartsArgs) -> CliResult {
     let req = api::StartsRequest {
         games: a.games,
@@ -802,6 +835,7 @@ pub fn run(args: Twenty48Args) -> CliResult {
             print!("{}", info.text(&name));
             Ok(())
         }
+        Twenty48Command::TableConvert { file, out, json } => table_convert(&file, &out, json.json),
         Twenty48Command::Replay { file, boards, from, step, json } => {
             let spec = boards.then_some(api::BoardsSpec { from, step });
             replay(file, spec, json.json)

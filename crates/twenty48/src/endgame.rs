@@ -199,8 +199,20 @@ pub struct Table {
     /// Layer `i`: positions (free cells only) with free-tile sum `BASE_SUM + 2 i`, at about
     /// 4 bytes a position ([`KeySet`]).
     pub keys: Vec<KeySet>,
-    /// Their values, the probability of building the target.
-    pub values: Vec<Vec<f32>>,
+    /// Their values, the probability of building the target, each held as a 16-bit fraction
+    /// ([`quantize`]; 2 bytes a position).
+    pub values: Vec<Vec<u16>>,
+}
+
+/// A chance held in 16 bits: `v` x 65,535, rounded to the nearest (0 and 1 are exact, and
+/// any other value is within 1/131,070 of `v`). `v` outside `[0, 1]` is clamped.
+pub fn quantize(v: f32) -> u16 {
+    (f64::from(v.clamp(0.0, 1.0)) * 65_535.0).round() as u16
+}
+
+/// The chance [`quantize`] holds as `q`.
+pub fn unquantize(q: u16) -> f32 {
+    f32::from(q) / 65_535.0
 }
 
 /// The outcome of one move looked up in a table.
@@ -301,8 +313,22 @@ impl Table {
         f: Formation,
         target: u8,
         then: Option<&Table>,
-        mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
+        progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
     ) -> Result<Table, E> {
+        let (keys, exact) = Self::build_exact(f, target, then, progress)?;
+        // Every layer is valued in full precision first, then held in 16 bits.
+        let values = exact.into_iter().map(|v| v.into_iter().map(quantize).collect()).collect();
+        Ok(Table { formation: f, target, keys, values })
+    }
+
+    /// [`Table::build_chained`]'s layers with their values as the build computes them, in
+    /// `f32`, before they are held in 16 bits.
+    fn build_exact<E>(
+        f: Formation,
+        target: u8,
+        then: Option<&Table>,
+        mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
+    ) -> Result<(Vec<KeySet>, Vec<Vec<f32>>), E> {
         assert!((3..=f.max_target()).contains(&target), "target rank {target}");
         assert_eq!(
             then.map(|t| (t.formation.name, t.target)),
@@ -362,7 +388,7 @@ impl Table {
             values[i] = v;
             progress("backward", n - i, n, total)?;
         }
-        Ok(Table { formation: f, target, keys, values })
+        Ok((keys, values))
     }
 
     /// A position's value from the layers above it (already valued). A won position is
@@ -422,7 +448,7 @@ impl Table {
             return Some(0.0);
         }
         let k = self.keys[i].find(free)?;
-        Some(self.values[i][k])
+        Some(unquantize(self.values[i][k]))
     }
 
     /// A position's chance as a chained table's build takes it from this one: the table's
@@ -460,7 +486,7 @@ impl Table {
             let k = rng.below(self.keys[i].len() as u64) as usize;
             let p = self.keys[i].get(k);
             let want = reference.value(p);
-            worst = worst.max((want - f64::from(self.values[i][k])).abs());
+            worst = worst.max((want - f64::from(unquantize(self.values[i][k]))).abs());
         }
         worst
     }
@@ -669,8 +695,12 @@ impl Tables {
     }
 }
 
-/// The first bytes of a table file.
-pub const MAGIC: &[u8; 8] = b"B48END01";
+/// The first bytes of a table file (the current form, [`Table::encode`]).
+pub const MAGIC: &[u8; 8] = b"B48END02";
+
+/// The first bytes of a table file in the first form (every key as a `u64`, every value an
+/// `f32`: 12 bytes a position), which [`Table::decode`] still reads.
+pub const MAGIC_V1: &[u8; 8] = b"B48END01";
 
 /// Why a table file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -685,9 +715,12 @@ impl std::fmt::Display for TableFileError {
 impl std::error::Error for TableFileError {}
 
 impl Table {
-    /// The file form: `MAGIC`, the formation's name (length-prefixed), the target rank, the
-    /// layer count, then every layer as its count, its keys (`u64` LE) and its values (`f32`
-    /// LE); the FNV-1a 64 of all that last ([`bits::sealed`]).
+    /// The file form: [`MAGIC`], the formation's name (length-prefixed), the target rank, the
+    /// layer count (`u32`), then every layer as its position count (`u64`), its run count
+    /// (`u32`), and the [`KeySet`]'s parts (`u32`s: the runs' high halves, their first
+    /// indices, every position's low half) and the values (`u16`s, [`quantize`]); all
+    /// little-endian; the FNV-1a 64 of all that last ([`bits::sealed`]). About 6 bytes a
+    /// position.
     pub fn encode(&self) -> Vec<u8> {
         self.write_to(Vec::with_capacity(self.file_size() as usize))
             .expect("a Vec takes every write")
@@ -696,7 +729,8 @@ impl Table {
     /// The length of the file form, in bytes.
     pub fn file_size(&self) -> u64 {
         let name = self.formation.name.len() as u64;
-        8 + 1 + name + 1 + 4 + 8 * self.keys.len() as u64 + 12 * self.len() + 8
+        let runs: u64 = self.keys.iter().map(|k| k.parts().0.len() as u64).sum();
+        8 + 1 + name + 1 + 4 + 12 * self.keys.len() as u64 + 8 * runs + 6 * self.len() + 8
     }
 
     /// Writes [`Table::encode`]'s bytes to `w` a block at a time, so a table is written
@@ -710,73 +744,69 @@ impl Table {
         s.write_all(&[self.target])?;
         s.write_all(&(self.keys.len() as u32).to_le_bytes())?;
         for (k, v) in self.keys.iter().zip(&self.values) {
+            let (highs, starts, lows) = k.parts();
             s.write_all(&(k.len() as u64).to_le_bytes())?;
-            let mut block = Vec::with_capacity(BLOCK);
-            let mut keys = k.iter();
-            loop {
-                block.clear();
-                block.extend(keys.by_ref().take(BLOCK));
-                if block.is_empty() {
-                    break;
-                }
-                s.write_u64s(&block)?;
-            }
-            s.write_f32s(v)?;
+            s.write_all(&(highs.len() as u32).to_le_bytes())?;
+            s.write_u32s(highs)?;
+            s.write_u32s(starts)?;
+            s.write_u32s(lows)?;
+            s.write_u16s(v)?;
         }
         s.finish()
     }
 
-    /// Reads [`Table::encode`]'s form, checking the checksum, the formation, the target and
-    /// that every layer is sorted and every value a probability.
+    /// Reads [`Table::encode`]'s form (or the first form, [`MAGIC_V1`], its values held in
+    /// 16 bits as they are read), checking the checksum, the formation, the target and that
+    /// every layer is sorted (and in the first form every value a probability).
     pub fn decode(bytes: &[u8]) -> Result<Table, TableFileError> {
         let body = bits::sealed::unseal(bytes).map_err(|e| TableFileError(e.to_string()))?;
         Self::parse(body, body.len())
     }
 
-    /// [`Table::decode`] of the file at `path`, read a block at a time: one pass checks the
-    /// checksum, a second reads the table, so the file's bytes are never held beside it.
+    /// [`Table::decode`] of the file at `path`, read once, a block at a time, the checksum
+    /// computed as the table is read (so the file's bytes are never held beside it). A
+    /// checksum that does not match is the error, whatever else the body holds, as in
+    /// [`Table::decode`].
     pub fn read_file(path: &std::path::Path) -> Result<Table, TableFileError> {
-        use std::io::{Read, Seek};
+        use std::io::Read;
         let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
-        let mut file = std::fs::File::open(path).map_err(io)?;
+        let file = std::fs::File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
-        let body = len.saturating_sub(8);
-        let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut file);
-        let mut fnv = bits::Fnv::new();
-        let mut chunk = vec![0u8; 1 << 20];
-        let mut left = body;
-        while left > 0 {
-            let n = left.min(chunk.len() as u64) as usize;
-            reader.read_exact(&mut chunk[..n]).map_err(io)?;
-            fnv.write(&chunk[..n]);
-            left -= n as u64;
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+        if len < 8 {
+            // Too short to hold a checksum: the error `unseal` gives.
+            let mut all = Vec::new();
+            reader.read_to_end(&mut all).map_err(io)?;
+            let e = bits::sealed::unseal(&all).expect_err("under 8 bytes");
+            return Err(TableFileError(e.to_string()));
         }
-        // The last 8 bytes are the checksum (a shorter file has none, as `unseal` says).
-        let mut tail = Vec::with_capacity(8);
-        reader.read_to_end(&mut tail).map_err(io)?;
-        let (stored, computed) = match <[u8; 8]>::try_from(tail.as_slice()) {
-            Ok(sum) if len >= 8 => (u64::from_le_bytes(sum), fnv.finish()),
-            _ => (0, bits::sealed::checksum(&tail)),
-        };
+        let body = len - 8;
+        let mut hashing = Hashing { r: reader.take(body), fnv: bits::Fnv::new() };
+        let parsed = Self::parse(&mut hashing, body as usize);
+        // What the parse left unread (all of it after a defect) still counts in the sum.
+        std::io::copy(&mut hashing, &mut std::io::sink()).map_err(io)?;
+        let computed = hashing.fnv.finish();
+        let mut tail = [0u8; 8];
+        hashing.r.into_inner().read_exact(&mut tail).map_err(io)?;
+        let stored = u64::from_le_bytes(tail);
         if stored != computed {
             let e = bits::sealed::BadChecksum { stored, computed };
             return Err(TableFileError(e.to_string()));
         }
-        drop(reader);
-        file.rewind().map_err(io)?;
-        let reader = std::io::BufReader::with_capacity(1 << 20, file).take(body);
-        Self::parse(reader, body as usize)
+        parsed
     }
 
-    /// The table in a file's body (`len` bytes, the checksum already checked).
+    /// The table in a file's body (`len` bytes; the caller checks the checksum).
     fn parse(r: impl std::io::Read, len: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
-        let mut body = Body { r, at: 0, len };
+        let mut body = Body { r, at: 0, len, buf: vec![0u8; 8 * BLOCK] };
         let mut magic = [0u8; 8];
         body.take(&mut magic, "magic")?;
-        if &magic != MAGIC {
-            return Err(bad("not an endgame table (bad magic)".into()));
-        }
+        let v1 = match &magic {
+            m if m == MAGIC => false,
+            m if m == MAGIC_V1 => true,
+            _ => return Err(bad("not an endgame table (bad magic)".into())),
+        };
         let mut byte = [0u8; 1];
         body.take(&mut byte, "name length")?;
         let mut name = vec![0u8; byte[0] as usize];
@@ -789,9 +819,7 @@ impl Table {
         if !(3..=formation.max_target()).contains(&target) {
             return Err(bad(format!("target rank {target} out of range for {name}")));
         }
-        let mut word = [0u8; 4];
-        body.take(&mut word, "layer count")?;
-        let n = u32::from_le_bytes(word) as usize;
+        let n = body.u32("layer count")? as usize;
         if n != Self::layer_count(target) {
             return Err(bad(format!(
                 "{n} layers, a target of {} has {}",
@@ -800,38 +828,15 @@ impl Table {
             )));
         }
         let (mut keys, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut buf = vec![0u8; 8 * BLOCK];
         for i in 0..n {
-            let mut count = [0u8; 8];
-            body.take(&mut count, "layer size")?;
-            let count = u64::from_le_bytes(count);
-            let left = (len - body.at) as u64;
-            if count > left / 12 {
+            let count = body.u64("layer size")?;
+            let per = if v1 { 12 } else { 6 };
+            if count > (len - body.at) as u64 / per {
                 return Err(bad(format!("layer {i}: {count} positions, past the end")));
             }
             let count = count as usize;
-            let mut k = KeySetBuilder::with_capacity(count);
-            let mut read = 0;
-            while read < count {
-                let m = (count - read).min(BLOCK);
-                body.take(&mut buf[..8 * m], "keys")?;
-                for c in buf[..8 * m].chunks_exact(8) {
-                    if !k.push(u64::from_le_bytes(c.try_into().expect("8 bytes"))) {
-                        return Err(bad(format!("layer {i}: keys not sorted")));
-                    }
-                }
-                read += m;
-            }
-            let k = k.finish();
-            let mut v: Vec<f32> = Vec::with_capacity(count);
-            while v.len() < count {
-                let m = (count - v.len()).min(2 * BLOCK);
-                body.take(&mut buf[..4 * m], "values")?;
-                v.extend(bits::sealed::f32s(&buf[..4 * m]));
-            }
-            if v.iter().any(|x| !(0.0..=1.0).contains(x)) {
-                return Err(bad(format!("layer {i}: a value outside [0, 1]")));
-            }
+            let layer = if v1 { body.layer_v1(count)? } else { body.layer(count)? };
+            let (k, v) = layer.map_err(|e| bad(format!("layer {i}: {e}")))?;
             keys.push(k);
             values.push(v);
         }
@@ -842,15 +847,33 @@ impl Table {
     }
 }
 
-/// Keys per block when a table is read.
+/// Values per block when a table is read.
 const BLOCK: usize = 16_384;
 
-/// A file body read in order, `at` of its `len` bytes read so far.
+/// A reader that hashes what it reads (FNV-1a 64, as [`bits::sealed`] seals).
+struct Hashing<R> {
+    r: R,
+    fnv: bits::Fnv,
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.r.read(buf)?;
+        self.fnv.write(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// A file body read in order, `at` of its `len` bytes read so far; `buf` is a block's room.
 struct Body<R> {
     r: R,
     at: usize,
     len: usize,
+    buf: Vec<u8>,
 }
+
+/// A layer's defect, or the file's (a [`TableFileError`] as a string).
+type LayerResult<T> = Result<T, String>;
 
 impl<R: std::io::Read> Body<R> {
     /// Fills `buf` with the next bytes; running out is [`bits::sealed::Truncated`] naming
@@ -866,6 +889,90 @@ impl<R: std::io::Read> Body<R> {
         })?;
         self.at += buf.len();
         Ok(())
+    }
+
+    fn u32(&mut self, part: &'static str) -> Result<u32, TableFileError> {
+        let mut b = [0u8; 4];
+        self.take(&mut b, part)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self, part: &'static str) -> Result<u64, TableFileError> {
+        let mut b = [0u8; 8];
+        self.take(&mut b, part)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// `count` values of `N` bytes each, a block at a time, each pushed as `push` makes it
+    /// from its little-endian bytes (`false` stops the read: the value is refused).
+    fn each<const N: usize>(
+        &mut self,
+        count: usize,
+        part: &'static str,
+        mut push: impl FnMut([u8; N]) -> bool,
+    ) -> Result<bool, TableFileError> {
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut read = 0;
+        let mut ok = true;
+        while read < count && ok {
+            let m = (count - read).min(buf.len() / N);
+            let r = self.take(&mut buf[..N * m], part);
+            if let Err(e) = r {
+                self.buf = buf;
+                return Err(e);
+            }
+            ok = buf[..N * m].chunks_exact(N).all(|c| push(c.try_into().expect("N bytes")));
+            read += m;
+        }
+        self.buf = buf;
+        Ok(ok)
+    }
+
+    fn u32s(&mut self, count: usize, part: &'static str) -> Result<Vec<u32>, TableFileError> {
+        let mut out = Vec::with_capacity(count);
+        self.each::<4>(count, part, |b| {
+            out.push(u32::from_le_bytes(b));
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// A layer of `count` positions in the current form (its count read, and checked to fit).
+    fn layer(&mut self, count: usize) -> Result<LayerResult<(KeySet, Vec<u16>)>, TableFileError> {
+        let runs = self.u32("run count")? as usize;
+        if runs > count {
+            return Ok(Err(format!("{runs} runs for {count} positions")));
+        }
+        let highs = self.u32s(runs, "high halves")?;
+        let starts = self.u32s(runs, "run starts")?;
+        let lows = self.u32s(count, "keys")?;
+        let mut values = Vec::with_capacity(count);
+        self.each::<2>(count, "values", |b| {
+            values.push(u16::from_le_bytes(b));
+            true
+        })?;
+        Ok(KeySet::from_parts(highs, starts, lows).map(|k| (k, values)))
+    }
+
+    /// A layer of `count` positions in the first form: `u64` keys, `f32` values.
+    fn layer_v1(
+        &mut self,
+        count: usize,
+    ) -> Result<LayerResult<(KeySet, Vec<u16>)>, TableFileError> {
+        let mut k = KeySetBuilder::with_capacity(count);
+        if !self.each::<8>(count, "keys", |b| k.push(u64::from_le_bytes(b)))? {
+            return Ok(Err("keys not sorted".into()));
+        }
+        let mut values = Vec::with_capacity(count);
+        let ok = self.each::<4>(count, "values", |b| {
+            let v = f32::from_le_bytes(b);
+            values.push(quantize(v));
+            (0.0..=1.0).contains(&v)
+        })?;
+        if !ok {
+            return Ok(Err("a value outside [0, 1]".into()));
+        }
+        Ok(Ok((k.finish(), values)))
     }
 }
 
@@ -952,16 +1059,22 @@ mod tests {
                 let g = Formation::named(name).unwrap();
                 Table::build(g, target, |_, _, _, _| Ok::<(), ()>(())).unwrap()
             });
-            let t = Table::build_chained(f, target, then.as_ref(), |_, _, _, _| Ok::<(), ()>(()))
-                .unwrap();
+            let none = |_: &str, _, _, _| Ok::<(), ()>(());
+            let t = Table::build_chained(f, target, then.as_ref(), none).unwrap();
+            let (keys, exact) = Table::build_exact(f, target, then.as_ref(), none).unwrap();
             assert!(!t.is_empty());
+            assert_eq!(keys, t.keys);
             let mut checked = 0;
             let mut reference = Reference::chained(f, target, t.keys.len(), then.as_ref());
             for (i, layer) in t.keys.iter().enumerate() {
                 for (k, p) in layer.iter().enumerate() {
                     let want = reference.value(p);
-                    let got = f64::from(t.values[i][k]);
+                    let got = f64::from(exact[i][k]);
                     assert!((want - got).abs() < 1e-5, "{} {target} {p:#x}: {got} {want}", f.name);
+                    // Held in 16 bits: the nearest of 65,536 steps to the build's value.
+                    assert_eq!(t.values[i][k], quantize(exact[i][k]));
+                    let held = f64::from(t.value(p).unwrap());
+                    assert!((want - held).abs() < 1e-5 + 0.5 / 65_535.0, "{p:#x}: {held} {want}");
                     checked += 1;
                 }
             }
@@ -1011,8 +1124,8 @@ mod tests {
                 assert_eq!(p & f.lock_mask(), 0);
                 if has_goal(p, f.goal, target) {
                     // A won position is worth the L3b table's chance with the 16 locked.
-                    assert_eq!(t.values[i][k], next.chance(p & !(0xF << 36)), "{p:#x}");
-                    assert_eq!(t.value(p), Some(t.values[i][k]));
+                    assert_eq!(t.values[i][k], quantize(next.chance(p & !(0xF << 36))), "{p:#x}");
+                    assert_eq!(t.value(p), Some(unquantize(t.values[i][k])));
                     won += 1;
                 }
             }
@@ -1027,7 +1140,7 @@ mod tests {
         let best_won = (0..t.keys.len())
             .flat_map(|i| t.keys[i].iter().zip(&t.values[i]).map(|(p, &v)| (p, v)))
             .filter(|&(p, _)| has_goal(p, f.goal, target))
-            .map(|(_, v)| v)
+            .map(|(_, v)| unquantize(v))
             .fold(0.0, f32::max);
         assert!(best_won > 0.5 && best_won <= 1.0, "{best_won}");
     }
@@ -1089,6 +1202,33 @@ mod tests {
         out.push(t.target);
         out.extend_from_slice(&(t.keys.len() as u32).to_le_bytes());
         for (k, v) in t.keys.iter().zip(&t.values) {
+            // The distinct high halves and where each one's keys start, from the keys alone.
+            let keys: Vec<u64> = k.iter().collect();
+            let mut runs: Vec<(u32, u32)> = Vec::new();
+            for (i, &key) in keys.iter().enumerate() {
+                if runs.last().is_none_or(|&(h, _)| h != (key >> 32) as u32) {
+                    runs.push(((key >> 32) as u32, i as u32));
+                }
+            }
+            out.extend_from_slice(&(keys.len() as u64).to_le_bytes());
+            out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
+            runs.iter().for_each(|r| out.extend_from_slice(&r.0.to_le_bytes()));
+            runs.iter().for_each(|r| out.extend_from_slice(&r.1.to_le_bytes()));
+            keys.iter().for_each(|&x| out.extend_from_slice(&(x as u32).to_le_bytes()));
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+        bits::sealed::seal(out)
+    }
+
+    /// The first file form (`u64` keys, `f32` values) of a build's layers in full precision,
+    /// as the builds before 16-bit values wrote it.
+    fn plain_encode_v1(f: Formation, target: u8, keys: &[KeySet], values: &[Vec<f32>]) -> Vec<u8> {
+        let mut out = MAGIC_V1.to_vec();
+        out.push(f.name.len() as u8);
+        out.extend_from_slice(f.name.as_bytes());
+        out.push(target);
+        out.extend_from_slice(&(keys.len() as u32).to_le_bytes());
+        for (k, v) in keys.iter().zip(values) {
             out.extend_from_slice(&(k.len() as u64).to_le_bytes());
             k.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
             v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
@@ -1096,14 +1236,35 @@ mod tests {
         bits::sealed::seal(out)
     }
 
+    /// `bytes` without their checksum, changed by `edit`, sealed again.
+    fn resealed(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut b = bytes[..bytes.len() - 8].to_vec();
+        edit(&mut b);
+        bits::sealed::seal(b)
+    }
+
+    /// Every case's error from the file reader equals the in-memory reader's and names it.
+    fn both_readers_name(path: &std::path::Path, cases: &[(Vec<u8>, &str)]) {
+        for (i, (b, want)) in cases.iter().enumerate() {
+            std::fs::write(path, b).unwrap();
+            let file = Table::read_file(path).unwrap_err().0;
+            let memory = Table::decode(b).unwrap_err().0;
+            assert_eq!(file, memory, "case {i}");
+            assert!(file.contains(want), "case {i}: {file}");
+        }
+    }
+
     #[test]
     fn a_table_file_is_written_and_read_a_block_at_a_time_as_in_memory() {
         // Target 32: layers of up to a few thousand keys, so blocks of 16,384 both fill
         // and split nothing and, in the file read, cross the 1 MiB buffer.
-        let t = Table::build(Formation::BLOCK_BESIDE, 5, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let none = |_: &str, _, _, _| Ok::<(), ()>(());
+        let t = Table::build(Formation::BLOCK_BESIDE, 5, none).unwrap();
         let bytes = t.encode();
         assert_eq!(bytes, plain_encode(&t));
+        assert_eq!(bytes.len() as u64, t.file_size());
         assert!(bytes.len() > 2 << 20, "{} bytes: more than the read buffer", bytes.len());
+        assert!(bytes.len() < 7 * t.len() as usize, "{} bytes, {} positions", bytes.len(), t.len());
         let dir = std::env::temp_dir().join(format!("b48t-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.b48t");
@@ -1111,6 +1272,26 @@ mod tests {
         let back = Table::read_file(&path).unwrap();
         assert_eq!((back.formation, back.target), (t.formation, t.target));
         assert_eq!((&back.keys, &back.values), (&t.keys, &t.values));
+        // The first form, written from the build's full-precision values, reads as the same
+        // table, its values held in 16 bits as it is read.
+        let (keys, exact) = Table::build_exact(Formation::BLOCK_BESIDE, 5, None, none).unwrap();
+        let old = plain_encode_v1(Formation::BLOCK_BESIDE, 5, &keys, &exact);
+        std::fs::write(&path, &old).unwrap();
+        for back in [Table::read_file(&path).unwrap(), Table::decode(&old).unwrap()] {
+            assert_eq!((back.formation, back.target), (t.formation, t.target));
+            assert_eq!((&back.keys, &back.values), (&t.keys, &t.values));
+        }
+        // Layer 0 starts at byte 17 (8 magic, 1 + 3 name, 1 target, 4 layer count from 13): its
+        // position count, then (current form) its run count, high halves, run starts, keys.
+        let (highs, starts, _) = t.keys[0].parts();
+        let runs = highs.len();
+        assert!(runs >= 2 && starts[1] >= 2, "{runs} runs, the first of {}", starts[1]);
+        let lows = 29 + 8 * runs;
+        let swap = |b: &mut Vec<u8>, x: usize, y: usize, w: usize| {
+            let (p, q) = (b[x..x + w].to_vec(), b[y..y + w].to_vec());
+            b[x..x + w].copy_from_slice(&q);
+            b[y..y + w].copy_from_slice(&p);
+        };
         // Every defect the in-memory reader names, the file reader names the same way.
         let cases: Vec<(Vec<u8>, &str)> = vec![
             (
@@ -1124,75 +1305,90 @@ mod tests {
             (
                 {
                     let mut b = bytes.clone();
-                    b.truncate(bytes.len() / 2);
+                    b[bytes.len() - 20] ^= 1;
                     b
                 },
                 "checksum",
             ),
+            (bytes[..bytes.len() / 2].to_vec(), "checksum"),
             (bytes[..5].to_vec(), "checksum"),
             (Vec::new(), "checksum"),
-            (
-                {
-                    let mut b = bytes[..bytes.len() - 8].to_vec();
-                    b[0] ^= 1;
-                    bits::sealed::seal(b)
-                },
-                "bad magic",
-            ),
+            (resealed(&bytes, |b| b[0] ^= 1), "bad magic"),
             (bits::sealed::seal(bytes[..14].to_vec()), "truncated"),
-            // Layer 0's first two keys (from byte 25) swapped, then the first repeated.
             (
-                {
-                    let mut b = bytes[..bytes.len() - 8].to_vec();
-                    let (first, second) = (b[25..33].to_vec(), b[33..41].to_vec());
-                    b[25..33].copy_from_slice(&second);
-                    b[33..41].copy_from_slice(&first);
-                    bits::sealed::seal(b)
-                },
+                resealed(&bytes, |b| b[13..17].copy_from_slice(&1u32.to_le_bytes())),
+                "1 layers, a target of 32 has",
+            ),
+            // The first run's first two keys swapped, then the first repeated.
+            (resealed(&bytes, |b| swap(b, lows, lows + 4, 4)), "layer 0: keys not sorted"),
+            (
+                resealed(&bytes, |b| {
+                    let first = b[lows..lows + 4].to_vec();
+                    b[lows + 4..lows + 8].copy_from_slice(&first);
+                }),
                 "layer 0: keys not sorted",
             ),
+            // The first two high halves swapped; the second run starting at 0.
+            (resealed(&bytes, |b| swap(b, 29, 33, 4)), "layer 0: high halves not ascending"),
             (
-                {
-                    let mut b = bytes[..bytes.len() - 8].to_vec();
-                    let first = b[25..33].to_vec();
-                    b[33..41].copy_from_slice(&first);
-                    bits::sealed::seal(b)
-                },
-                "layer 0: keys not sorted",
+                resealed(&bytes, |b| b[29 + 4 * runs + 4..29 + 4 * runs + 8].fill(0)),
+                "layer 0: a run is empty",
             ),
+            // More runs than positions.
+            (resealed(&bytes, |b| b[25..29].copy_from_slice(&56u32.to_le_bytes())), "56 runs"),
             (bits::sealed::seal(bytes[..40].to_vec()), "past the end"),
+            (resealed(&bytes, |b| b.truncate(b.len() - 2)), "truncated"),
+            (resealed(&bytes, |b| b.push(0)), "after the last layer"),
+            // The first form: its keys at byte 25, then its values.
+            (resealed(&old, |b| swap(b, 25, 33, 8)), "layer 0: keys not sorted"),
             (
-                {
-                    let mut b = bytes[..bytes.len() - 8].to_vec();
-                    b.push(0);
-                    bits::sealed::seal(b)
-                },
-                "after the last layer",
+                resealed(&old, |b| {
+                    let at = 25 + 8 * keys[0].len();
+                    b[at..at + 4].copy_from_slice(&1.5f32.to_le_bytes());
+                }),
+                "layer 0: a value outside [0, 1]",
             ),
+            (bits::sealed::seal(old[..40].to_vec()), "past the end"),
         ];
-        for (i, (b, want)) in cases.iter().enumerate() {
-            std::fs::write(&path, b).unwrap();
-            let file = Table::read_file(&path).unwrap_err().0;
-            let memory = Table::decode(b).unwrap_err().0;
-            assert_eq!(file, memory, "case {i}");
-            assert!(file.contains(want), "case {i}: {file}");
-        }
+        both_readers_name(&path, &cases);
         let gone = Table::read_file(&dir.join("missing.b48t")).unwrap_err().0;
         assert!(gone.starts_with("cannot read: "), "{gone}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
+    fn a_chance_held_in_16_bits_is_the_nearest_step() {
+        assert_eq!((quantize(0.0), quantize(1.0)), (0, u16::MAX));
+        assert_eq!((unquantize(0), unquantize(u16::MAX)), (0.0, 1.0));
+        assert_eq!((quantize(-0.5), quantize(2.0)), (0, u16::MAX));
+        let mut rng = bits::Rng::new(16);
+        for _ in 0..100_000 {
+            let v = rng.below(1 << 24) as f32 / (1 << 24) as f32;
+            let q = quantize(v);
+            let err = (f64::from(unquantize(q)) - f64::from(v)).abs();
+            assert!(err <= 0.5 / 65_535.0 + 1e-7, "{v}: {q}");
+            // The neighbouring steps are no nearer.
+            for n in [q.saturating_sub(1), q.saturating_add(1)] {
+                assert!((f64::from(unquantize(n)) - f64::from(v)).abs() >= err - 1e-7, "{v}");
+            }
+        }
+        // Order is kept: a larger chance is never held as a smaller one.
+        assert!((0..=1000).map(|i| quantize(i as f32 / 1000.0)).collect::<Vec<_>>().is_sorted());
+    }
+
+    #[test]
     fn tables_are_byte_for_byte_those_the_earlier_builds_wrote() {
         // The checksums (the files' last 8 bytes) of the tables for 8 as the build of
         // c3be2a9 wrote them, before layers were held as key sets and formations could have
-        // five locked tiles and caps.
+        // five locked tiles and caps: the build's full-precision values in the first form.
         for (f, sum) in [
             (Formation::SNAKE, 0x970b_54b8_33da_bda4u64),
             (Formation::BLOCK, 0x5d38_ed1c_fb56_a0a9),
             (Formation::BLOCK_BESIDE, 0x1ce9_9584_c8eb_a943),
         ] {
-            let bytes = Table::build(f, 3, |_, _, _, _| Ok::<(), ()>(())).unwrap().encode();
+            let (keys, values) =
+                Table::build_exact(f, 3, None, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+            let bytes = plain_encode_v1(f, 3, &keys, &values);
             let tail: [u8; 8] = bytes[bytes.len() - 8..].try_into().unwrap();
             assert_eq!(u64::from_le_bytes(tail), sum, "{}", f.name);
         }

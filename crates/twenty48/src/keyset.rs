@@ -119,6 +119,42 @@ impl KeySet {
         })
     }
 
+    /// The three vectors as stored: the distinct high halves, the index of each one's first
+    /// key (without the closing count) and every key's low half.
+    pub fn parts(&self) -> (&[u32], &[u32], &[u32]) {
+        (&self.highs, &self.starts[..self.highs.len()], &self.lows)
+    }
+
+    /// The set [`KeySet::parts`] gave, checked: the high halves strictly ascending, the first
+    /// run starting at 0, the runs non-empty, and the low halves strictly ascending within
+    /// each run; else what is wrong.
+    pub fn from_parts(
+        highs: Vec<u32>,
+        mut starts: Vec<u32>,
+        lows: Vec<u32>,
+    ) -> Result<KeySet, String> {
+        if highs.len() != starts.len() {
+            return Err(format!("{} high halves, {} run starts", highs.len(), starts.len()));
+        }
+        if highs.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("high halves not ascending".into());
+        }
+        let n = u32::try_from(lows.len()).map_err(|_| "2^32 keys or more".to_string())?;
+        if starts.first().is_some_and(|&s| s != 0) || (starts.is_empty() && n > 0) {
+            return Err("the first run does not start at 0".into());
+        }
+        starts.push(n);
+        if starts.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("a run is empty or out of order".into());
+        }
+        for w in starts.windows(2) {
+            if lows[w[0] as usize..w[1] as usize].windows(2).any(|p| p[0] >= p[1]) {
+                return Err("keys not sorted".into());
+            }
+        }
+        Ok(KeySet { highs, starts, lows })
+    }
+
     /// Bytes held (the three vectors' lengths).
     pub fn bytes(&self) -> usize {
         4 * (self.highs.len() + self.starts.len() + self.lows.len())
@@ -162,5 +198,29 @@ mod tests {
         let mut b = KeySetBuilder::with_capacity(3);
         assert!(b.push(5) && b.push(1 << 40) && !b.push(1 << 40) && !b.push(6));
         assert_eq!(b.finish().iter().collect::<Vec<_>>(), [5, 1 << 40]);
+    }
+
+    #[test]
+    fn a_key_set_comes_back_from_its_parts_and_bad_parts_are_named() {
+        let keys: Vec<u64> = [1u64, 7, 3 << 32, 3 << 32 | 9, 8 << 32, u64::MAX].to_vec();
+        let s = KeySet::from_sorted(&keys);
+        let (h, st, l) = s.parts();
+        assert_eq!((h, st), (&[0, 3, 8, u32::MAX][..], &[0, 2, 4, 5][..]));
+        let back = KeySet::from_parts(h.to_vec(), st.to_vec(), l.to_vec()).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(KeySet::from_parts(vec![], vec![], vec![]).unwrap(), KeySet::default());
+        let bad = |h: &[u32], st: &[u32], l: &[u32]| {
+            KeySet::from_parts(h.to_vec(), st.to_vec(), l.to_vec()).unwrap_err()
+        };
+        assert!(bad(&[0, 3], &[0], &[1, 2]).contains("run starts"));
+        assert!(bad(&[3, 3], &[0, 1], &[1, 2]).contains("high halves not ascending"));
+        assert!(bad(&[3], &[1], &[1, 2]).contains("first run"));
+        assert!(bad(&[], &[], &[1]).contains("first run"));
+        assert!(bad(&[0, 3], &[0, 0], &[1, 2]).contains("run is empty"));
+        assert!(bad(&[0, 3], &[0, 3], &[1, 2]).contains("run is empty"));
+        assert!(bad(&[0], &[0], &[2, 2]).contains("keys not sorted"));
+        assert!(bad(&[0, 1], &[0, 1], &[2, 5, 4]).contains("keys not sorted"));
+        // Keys may fall across a run boundary in any order: each run is its own.
+        assert!(KeySet::from_parts(vec![0, 1], vec![0, 1], vec![9, 4, 5]).is_ok());
     }
 }

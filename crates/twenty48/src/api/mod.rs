@@ -60,7 +60,9 @@ mod tune;
 pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
-pub use tables::{table_info, tables, LayerInfo, TableInfo, TablesRequest, TablesResponse};
+pub use tables::{
+    table_info, tables, LayerInfo, TableConvertReport, TableInfo, TablesRequest, TablesResponse,
+};
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,
     Method, StartsRequest, StartsResponse, TrainEvent, TrainFiles, TrainInput, TrainRequest,

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, Control, Error, Progress};
-use crate::endgame::{Formation, Table};
+use crate::endgame::{unquantize, Formation, Table};
 
 /// What to build.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -151,9 +151,10 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
         target: 1 << target,
         layers: n,
         positions: table.len(),
-        winnable: table.values.iter().flatten().filter(|&&v| v > 0.0).count() as u64,
-        best_start: first.iter().copied().fold(0.0, f32::max),
-        mean_start: first.iter().map(|&v| f64::from(v)).sum::<f64>() / first.len().max(1) as f64,
+        winnable: table.values.iter().flatten().filter(|&&v| v > 0).count() as u64,
+        best_start: unquantize(first.iter().copied().max().unwrap_or(0)),
+        mean_start: first.iter().map(|&v| f64::from(unquantize(v))).sum::<f64>()
+            / first.len().max(1) as f64,
         verified: req.verify,
         worst_difference: worst,
         build_seconds,
@@ -201,13 +202,13 @@ pub fn table_info(t: &Table) -> TableInfo {
         .filter(|(_, (k, _))| !k.is_empty())
         .map(|(i, (_, v))| {
             let mut sorted = v.clone();
-            sorted.sort_unstable_by(f32::total_cmp);
+            sorted.sort_unstable();
             LayerInfo {
                 sum: crate::endgame::BASE_SUM + 2 * i as u32,
                 positions: v.len() as u64,
-                winnable: v.iter().filter(|&&x| x > 0.0).count() as u64,
-                best: sorted[sorted.len() - 1],
-                median: sorted[(sorted.len() - 1) / 2],
+                winnable: v.iter().filter(|&&x| x > 0).count() as u64,
+                best: unquantize(sorted[sorted.len() - 1]),
+                median: unquantize(sorted[(sorted.len() - 1) / 2]),
             }
         })
         .collect();
@@ -216,6 +217,58 @@ pub fn table_info(t: &Table) -> TableInfo {
         target: 1 << t.target,
         positions: t.len(),
         layers,
+    }
+}
+
+/// A table file rewritten in the current form (`2048 table-convert`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableConvertReport {
+    /// The formation's name.
+    pub formation: String,
+    /// The target tile.
+    pub target: u32,
+    /// Positions held.
+    pub positions: u64,
+    /// The file read, in bytes.
+    pub bytes_before: u64,
+    /// The file written, in bytes.
+    pub bytes_after: u64,
+}
+
+impl TableConvertReport {
+    /// The report of `read` (a file of `bytes_before`) rewritten and read back as `back`
+    /// (`bytes_after`); an error unless `back` holds exactly what `read` held.
+    pub fn new(
+        read: &Table,
+        back: &Table,
+        bytes_before: u64,
+        bytes_after: u64,
+    ) -> Result<TableConvertReport, Error> {
+        let same = (read.formation.name, read.target, &read.keys, &read.values)
+            == (back.formation.name, back.target, &back.keys, &back.values);
+        if !same {
+            return Err(Error::failed("the written table reads back differently".to_string()));
+        }
+        Ok(TableConvertReport {
+            formation: read.formation.name.to_string(),
+            target: 1 << read.target,
+            positions: read.len(),
+            bytes_before,
+            bytes_after,
+        })
+    }
+
+    /// The one-line report of a table written to `out`.
+    pub fn text(&self, out: &str) -> String {
+        format!(
+            "{} table for {}: {} positions, {:.1} MB read, {:.1} MB written to {out} (read back \
+             and compared)\n",
+            self.formation,
+            self.target,
+            self.positions,
+            self.bytes_before as f64 / 1e6,
+            self.bytes_after as f64 / 1e6
+        )
     }
 }
 
@@ -235,7 +288,7 @@ mod tests {
         assert_eq!((info.layers[0].sum, info.layers[0].positions), (BASE_SUM, 55));
         for l in &info.layers {
             let i = ((l.sum - BASE_SUM) / 2) as usize;
-            let v = &t.values[i];
+            let v: Vec<f32> = t.values[i].iter().map(|&q| unquantize(q)).collect();
             let best = v.iter().copied().fold(0.0, f32::max);
             let below = v.iter().filter(|&&x| x < l.median).count();
             let above = v.iter().filter(|&&x| x > l.median).count();
