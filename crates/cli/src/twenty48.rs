@@ -121,14 +121,14 @@ enum Twenty48Command {
         bitarcade 2048 tune --method gradient --budget 32000 --lambda 48 --games 4 \
         --generations 7 --sigma 0.25 --tt-bits 16 --seed 61   (session 6)")]
     Tune(TuneArgs),
-    /// Build an endgame table: the exact chance of building a tile in the cells a formation
+    /// Build an endgame table: the exact chance (held in 16 bits) of building a tile in the cells a formation
     /// of locked big tiles leaves free, over every position play reaches.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 tables --target 512 --out /data/L3b-512.b48t   (the default formation, L3b)\n  \
         bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
         bitarcade 2048 tables --formation 442 --target 64 --out small.b48t --json\n  \
         bitarcade 2048 tables --target 1024 --out /data/L3b-1024.b48t   (the 65536 stage's \
-        last step: 6 minutes, 6.9 GB peak, a 7 GB file)\n  \
+        last step: 5 minutes, 4.7 GB peak, a 3.5 GB file)\n  \
         bitarcade 2048 tables --formation L5b --target 512 --then /data/L3b-512.b48t \
         --out /data/L5b-512.b48t   (the stage before L3b-512's, eleven cells)\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
@@ -142,7 +142,7 @@ enum Twenty48Command {
         stand so. A sample of the last layers is checked against a plain recursion before the \
         file is written. Targets run from 8 to 512, and to 1024 for 442, L3b and L5b (their \
         smallest locked cell holds the target's twin, or its double). Keep the files outside git: L3b-512 is \
-        3.2 GB (see \
+        1.6 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
     /// What an endgame table file holds, layer by layer: positions, the share with a chance
@@ -152,7 +152,8 @@ enum Twenty48Command {
         bitarcade 2048 table-info /data/L3b-512.b48t --json | jq '.layers[] | [.sum, .best]'\n\n\
         A layer's best chance says what the stage is worth from any start with that much \
         already built in the free cells (docs/2048.md). The file is checked as `play \
-        --tables` checks it; a 3.2 GB table needs about twice that in memory while it is read.")]
+        --tables` checks it; a table takes about its file's size in memory (half of it for a file \
+        from before 2026-12-07).")]
     TableInfo {
         /// The table file (from `2048 tables`).
         file: PathBuf,
@@ -164,8 +165,8 @@ enum Twenty48Command {
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 table-convert /data/L3b-512.b48t --out /data/L3b-512.v2.b48t\n\n\
         Tables written before 2026-12-07 (B48END01: every key 8 bytes, every chance 4) take 12 \
-        bytes a position on disk and 8 in memory; `play --tables` still reads them, holding \
-        their chances in 16 bits as it does. The rewritten file holds the same positions and \
+        bytes a position on disk; `play --tables` still reads them, into 6 bytes a position \
+        in memory as it holds any table (its chances in 16 bits). The rewritten file holds the same positions and \
         the chances `play` would hold, in half the space; it is read back and compared before \
         this verb reports.")]
     TableConvert {
@@ -589,12 +590,13 @@ fn tables(a: TablesArgs) -> CliResult {
 }
 
 fn table_convert(file: &std::path::Path, out: &std::path::Path, json: bool) -> CliResult {
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
     let table = api::read_table(file)?;
+    let before = size(file);
     write_stream_atomic(out, |w| table.write_to(w).map(drop))?;
     // Read back before reporting: the new file must hold exactly what was read.
     let back = api::read_table(out)?;
-    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
-    let report = api::TableConvertReport::new(&table, &back, size(file), size(out))?;
+    let report = api::TableConvertReport::new(&table, &back, before, size(out))?;
     let out = out.display().to_string();
     if json {
         return print_json(&WithOut { out, report: &report });

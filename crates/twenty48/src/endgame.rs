@@ -1,5 +1,6 @@
-//! Endgame tables: the exact chance of building a tile in the cells a formation of big tiles
-//! leaves free, by dynamic programming over every position play can reach.
+//! Endgame tables: the exact chance (held in 16 bits) of building a tile in the cells a
+//! formation of big tiles leaves free, by dynamic programming over every position play can
+//! reach.
 //!
 //! # What a table holds
 //! A [`Formation`] locks six big tiles in fixed cells (the snake `442`, or the 3x2 corner
@@ -760,7 +761,7 @@ impl Table {
     /// every layer is sorted (and in the first form every value a probability).
     pub fn decode(bytes: &[u8]) -> Result<Table, TableFileError> {
         let body = bits::sealed::unseal(bytes).map_err(|e| TableFileError(e.to_string()))?;
-        Self::parse(body, body.len())
+        Self::parse(body, body.len(), READ_BLOCK)
     }
 
     /// [`Table::decode`] of the file at `path`, read once, a block at a time, the checksum
@@ -771,7 +772,12 @@ impl Table {
         use std::io::Read;
         let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
         let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            // A pipe reports no length, and the body's length is what bounds the parse.
+            return Err(TableFileError("not a regular file (a table is read from disk)".into()));
+        }
+        let len = meta.len();
         let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
         if len < 8 {
             // Too short to hold a checksum: the error `unseal` gives.
@@ -782,7 +788,7 @@ impl Table {
         }
         let body = len - 8;
         let mut hashing = Hashing { r: reader.take(body), fnv: bits::Fnv::new() };
-        let parsed = Self::parse(&mut hashing, body as usize);
+        let parsed = Self::parse(&mut hashing, body as usize, READ_BLOCK);
         // What the parse left unread (all of it after a defect) still counts in the sum.
         std::io::copy(&mut hashing, &mut std::io::sink()).map_err(io)?;
         let computed = hashing.fnv.finish();
@@ -796,10 +802,11 @@ impl Table {
         parsed
     }
 
-    /// The table in a file's body (`len` bytes; the caller checks the checksum).
-    fn parse(r: impl std::io::Read, len: usize) -> Result<Table, TableFileError> {
+    /// The table in a file's body (`len` bytes; the caller checks the checksum), read
+    /// `block` bytes at a time (a multiple of 8).
+    fn parse(r: impl std::io::Read, len: usize, block: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
-        let mut body = Body { r, at: 0, len, buf: vec![0u8; 8 * BLOCK] };
+        let mut body = Body { r, at: 0, len, buf: vec![0u8; block] };
         let mut magic = [0u8; 8];
         body.take(&mut magic, "magic")?;
         let v1 = match &magic {
@@ -847,8 +854,8 @@ impl Table {
     }
 }
 
-/// Values per block when a table is read.
-const BLOCK: usize = 16_384;
+/// Bytes a read takes at a time: 16,384 `u64` keys, 32,768 `u32`s or 65,536 `u16` values.
+const READ_BLOCK: usize = 1 << 17;
 
 /// A reader that hashes what it reads (FNV-1a 64, as [`bits::sealed`] seals).
 struct Hashing<R> {
@@ -942,6 +949,9 @@ impl<R: std::io::Read> Body<R> {
         let runs = self.u32("run count")? as usize;
         if runs > count {
             return Ok(Err(format!("{runs} runs for {count} positions")));
+        }
+        if (8 * runs + 6 * count) as u64 > (self.len - self.at) as u64 {
+            return Ok(Err(format!("{runs} runs and {count} positions, past the end")));
         }
         let highs = self.u32s(runs, "high halves")?;
         let starts = self.u32s(runs, "run starts")?;
@@ -1256,8 +1266,9 @@ mod tests {
 
     #[test]
     fn a_table_file_is_written_and_read_a_block_at_a_time_as_in_memory() {
-        // Target 32: layers of up to a few thousand keys, so blocks of 16,384 both fill
-        // and split nothing and, in the file read, cross the 1 MiB buffer.
+        // Target 32: layers of up to a few thousand keys, each within one block of the writer
+        // (16,384 values) and of the reader (128 KiB); the file read crosses its 1 MiB
+        // buffer, and the 24-byte reads below take many passes a layer.
         let none = |_: &str, _, _, _| Ok::<(), ()>(());
         let t = Table::build(Formation::BLOCK_BESIDE, 5, none).unwrap();
         let bytes = t.encode();
@@ -1280,6 +1291,13 @@ mod tests {
         for back in [Table::read_file(&path).unwrap(), Table::decode(&old).unwrap()] {
             assert_eq!((back.formation, back.target), (t.formation, t.target));
             assert_eq!((&back.keys, &back.values), (&t.keys, &t.values));
+        }
+        // Read 24 bytes at a time (3 keys, 6 u32s or 12 values a pass), every layer takes
+        // many passes: the same table from either form.
+        for b in [&bytes, &old] {
+            let body = bits::sealed::unseal(b).unwrap();
+            let small = Table::parse(body, body.len(), 24).unwrap();
+            assert_eq!((&small.keys, &small.values), (&t.keys, &t.values));
         }
         // Layer 0 starts at byte 17 (8 magic, 1 + 3 name, 1 target, 4 layer count from 13): its
         // position count, then (current form) its run count, high halves, run starts, keys.
@@ -1337,7 +1355,12 @@ mod tests {
             // More runs than positions.
             (resealed(&bytes, |b| b[25..29].copy_from_slice(&56u32.to_le_bytes())), "56 runs"),
             (bits::sealed::seal(bytes[..40].to_vec()), "past the end"),
-            (resealed(&bytes, |b| b.truncate(b.len() - 2)), "truncated"),
+            // Room for the positions but not for them and the runs.
+            (
+                bits::sealed::seal(bytes[..29 + 6 * t.keys[0].len() + 8 * runs - 1].to_vec()),
+                "runs and 55 positions, past the end",
+            ),
+            (resealed(&bytes, |b| b.truncate(b.len() - 2)), "past the end"),
             (resealed(&bytes, |b| b.push(0)), "after the last layer"),
             // The first form: its keys at byte 25, then its values.
             (resealed(&old, |b| swap(b, 25, 33, 8)), "layer 0: keys not sorted"),
@@ -1353,6 +1376,8 @@ mod tests {
         both_readers_name(&path, &cases);
         let gone = Table::read_file(&dir.join("missing.b48t")).unwrap_err().0;
         assert!(gone.starts_with("cannot read: "), "{gone}");
+        let folder = Table::read_file(&dir).unwrap_err().0;
+        assert!(folder.contains("not a regular file"), "{folder}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
