@@ -121,8 +121,8 @@ enum Twenty48Command {
         bitarcade 2048 tune --method gradient --budget 32000 --lambda 48 --games 4 \
         --generations 7 --sigma 0.25 --tt-bits 16 --seed 61   (session 6)")]
     Tune(TuneArgs),
-    /// Build an endgame table: the exact chance (held in 16 bits) of building a tile in the cells a formation
-    /// of locked big tiles leaves free, over every position play reaches.
+    /// Build an endgame table: the exact chance (held in 16 bits) of building a tile in the
+    /// cells a formation of locked big tiles leaves free, over every position play reaches.
     #[command(after_help = "Examples:\n  \
         bitarcade 2048 tables --target 512 --out /data/L3b-512.b48t   (the default formation, L3b)\n  \
         bitarcade 2048 tables --formation L3 --target 256 --out l3-256.b48t --verify 1000\n  \
