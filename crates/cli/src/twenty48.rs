@@ -152,8 +152,9 @@ enum Twenty48Command {
         bitarcade 2048 table-info /data/L3b-512.b48t --json | jq '.layers[] | [.sum, .best]'\n\n\
         A layer's best chance says what the stage is worth from any start with that much \
         already built in the free cells (docs/2048.md). The file is checked as `play \
-        --tables` checks it; a table takes about its file's size in memory (half of it for a file \
-        from before 2026-12-07).")]
+        --tables` checks it. `play --tables` serves a table from its file (a few MB of memory); \
+        with --tables-in-memory it takes about its file's size (half of it for a file from \
+        before 2026-12-07).")]
     TableInfo {
         /// The table file (from `2048 tables`).
         file: PathBuf,
@@ -302,9 +303,15 @@ struct SearchArgs {
     /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the six
     /// largest tiles in its formation, the next of the smallest to build), its move is
     /// played instead of the search's (with --table-slack, the search chooses among the
-    /// moves it allows).
+    /// moves it allows). Each is served from its file: checked whole when opened, then only
+    /// its index held (a few MB) and every lookup read from the file (the page cache keeps
+    /// it); --tables-in-memory reads them whole instead. Either way, the same games.
     #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
     tables: Vec<PathBuf>,
+    /// With --tables: hold each table whole in memory (about its file's size; needed for a
+    /// file written before 2026-12-07, or rewrite that with `2048 table-convert`).
+    #[arg(long)]
+    tables_in_memory: bool,
     /// With --tables: where a table applies, the table allows the moves it rates within EPS
     /// of its best chance (0.01: a move may cost the table's stage at most one point), and
     /// the search plays its own move if allowed, else its best allowed one; default: the
@@ -346,13 +353,23 @@ impl SearchArgs {
                 "--table-slack: needs --tables (the tables that rate the moves)",
             ));
         }
+        if self.tables_in_memory && self.tables.is_empty() {
+            return Err(CliError::input("--tables-in-memory: needs --tables (the tables to hold)"));
+        }
         spec.config()?;
         spec.network = self.ntuple.as_ref().map(|p| read_network(p)).transpose()?.map(Arc::new);
         spec.params = self.params.as_ref().map(|p| read_json_file(p)).transpose()?;
         if !self.tables.is_empty() {
-            let tables =
-                self.tables.iter().map(|p| api::read_table(p)).collect::<CliResult<Vec<_>>>()?;
-            spec.tables = Some(Arc::new(twenty48::endgame::Tables::new(tables)));
+            use twenty48::endgame::{Served, Tables};
+            let open = |p: &PathBuf| -> CliResult<Served> {
+                Ok(if self.tables_in_memory {
+                    Served::Memory(api::read_table(p)?)
+                } else {
+                    Served::File(api::open_table(p)?)
+                })
+            };
+            let tables = self.tables.iter().map(open).collect::<CliResult<Vec<_>>>()?;
+            spec.tables = Some(Arc::new(Tables::served(tables)));
         }
         Ok(spec)
     }

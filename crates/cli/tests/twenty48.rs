@@ -700,6 +700,9 @@ fn endgame_tables_build_check_and_advise() {
     assert_eq!(best["nodes"], 0);
     let chance = best["value"].as_f64().unwrap();
     assert!(chance > 0.5 && chance <= 1.0, "{best}");
+    // Served from the file (the default) or held in memory: the same answer.
+    let memory = ["2048", "best", board, "--tables", &file, "--tables-in-memory", "--json"];
+    assert_eq!(json(&bitarcade(&memory)), best);
     // With slack the search chooses among the moves the table rates within it of its best.
     // On this board the table wants down (0.9999) and the search right, which lifts nothing
     // locked: with slack 1 right is played as without tables; with slack 0 only down is
@@ -762,6 +765,7 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "table-convert", "no-such.b48t", "--out", &copy], "no-such.b48t"),
         (vec!["2048", "best", board, "--tables", &file, "--table-slack", "2"], "table_slack: 2"),
         (vec!["2048", "best", board, "--table-slack", "0.1"], "--tables"),
+        (vec!["2048", "best", board, "--tables-in-memory"], "--tables"),
         (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "3"], "boost_tile: 3"),
         (vec!["2048", "best", board, "--boost", "2", "--boost-tile", "65536"], "boost_tile"),
         (vec!["2048", "table-info", "no-such.b48t"], "no-such.b48t"),
@@ -835,6 +839,19 @@ fn a_five_block_table_is_built_on_its_l3b_table_and_answers_first() {
     let eight =
         json(&bitarcade(&["2048", "best", board, "--tables", &path("l3b-8.b48t"), "--json"]));
     assert!(eight["table"].as_str().unwrap().starts_with("L3b 8: chance"), "{eight}");
+    // Whole games with the three tables served from their files play exactly as with the
+    // tables in memory, and the tables play some of their moves.
+    let play = |extra: &[&str]| {
+        let mut args = vec!["2048", "play", "--games", "3", "--depth", "2", "--tables", &all];
+        args.extend_from_slice(extra);
+        args.push("--json");
+        json(&bitarcade(&args))["games"].clone()
+    };
+    let served = play(&[]);
+    assert_eq!(served, play(&["--tables-in-memory"]));
+    let table_moves: u64 =
+        served.as_array().unwrap().iter().map(|g| g["table_moves"].as_u64().unwrap_or(0)).sum();
+    assert!(table_moves > 0, "{served}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -43,6 +43,7 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Dir};
 use crate::keyset::{KeySet, KeySetBuilder};
+pub use crate::served::FileTable;
 
 /// The free-tile sum of layer 0.
 pub const BASE_SUM: u32 = 4;
@@ -289,6 +290,72 @@ fn spawn_mean(
     }
 }
 
+/// A table's positions and their 16-bit chances, wherever they are held: in memory
+/// ([`Table`]) or read from the table's file at each lookup ([`FileTable`]). Both answer
+/// every lookup with the same value.
+pub trait Held {
+    /// The formation.
+    fn formation(&self) -> &Formation;
+    /// The target's rank.
+    fn target(&self) -> u8;
+    /// The chance stored for `free` in layer `i` (below [`Table::layer_count`]), if the
+    /// layer holds the position.
+    fn stored(&self, i: usize, free: u64) -> Option<u16>;
+
+    /// The value of a position (free cells only), if the table holds it: 0 past the last
+    /// layer or past a cap, and a won position's 1 without a lookup. A chained table looks
+    /// its won positions up like any other (their chances are stored): one its forward pass
+    /// never made is not held.
+    fn value(&self, free: u64) -> Option<f32> {
+        let (f, target) = (self.formation(), self.target());
+        if f.then.is_none() && has_goal(free, f.goal, target) {
+            return Some(1.0);
+        }
+        if !f.within_caps(target, free) {
+            return Some(0.0);
+        }
+        let i = layer_of(free)?;
+        if i >= Table::layer_count(target) {
+            return Some(0.0);
+        }
+        self.stored(i, free).map(unquantize)
+    }
+
+    /// A position's chance as a chained table's build takes it from this one: the table's
+    /// value where it has one; where it holds no such position (a free-tile sum below its
+    /// first layer, or a position its forward pass never made), the chance node's mean over
+    /// the spawns, each valued the same way, two spawns deep at most (then 0).
+    fn chance(&self, free: u64) -> f32 {
+        chance_within(self, free, 2)
+    }
+}
+
+fn chance_within<H: Held + ?Sized>(t: &H, free: u64, depth: u32) -> f32 {
+    if let Some(v) = t.value(free) {
+        return v;
+    }
+    if depth == 0 {
+        return 0.0;
+    }
+    let next = |s: u64| chance_within(t, s, depth - 1);
+    spawn_mean(t.formation(), t.target(), free, next, next)
+}
+
+impl Held for Table {
+    fn formation(&self) -> &Formation {
+        &self.formation
+    }
+
+    fn target(&self) -> u8 {
+        self.target
+    }
+
+    fn stored(&self, i: usize, free: u64) -> Option<u16> {
+        let k = self.keys.get(i)?.find(free)?;
+        Some(self.values[i][k])
+    }
+}
+
 impl Table {
     /// The number of layers of a table for `target`.
     pub fn layer_count(target: u8) -> usize {
@@ -437,19 +504,7 @@ impl Table {
     /// its won positions up like any other (their chances are stored): one its forward pass
     /// never made is not held.
     pub fn value(&self, free: u64) -> Option<f32> {
-        let f = &self.formation;
-        if f.then.is_none() && has_goal(free, f.goal, self.target) {
-            return Some(1.0);
-        }
-        if !f.within_caps(self.target, free) {
-            return Some(0.0);
-        }
-        let i = layer_of(free)?;
-        if i >= self.keys.len() {
-            return Some(0.0);
-        }
-        let k = self.keys[i].find(free)?;
-        Some(unquantize(self.values[i][k]))
+        Held::value(self, free)
     }
 
     /// A position's chance as a chained table's build takes it from this one: the table's
@@ -457,18 +512,7 @@ impl Table {
     /// first layer, or a position its forward pass never made), the chance node's mean over
     /// the spawns, each valued the same way, two spawns deep at most (then 0).
     pub fn chance(&self, free: u64) -> f32 {
-        self.chance_within(free, 2)
-    }
-
-    fn chance_within(&self, free: u64, depth: u32) -> f32 {
-        if let Some(v) = self.value(free) {
-            return v;
-        }
-        if depth == 0 {
-            return 0.0;
-        }
-        let next = |s: u64| self.chance_within(s, depth - 1);
-        spawn_mean(&self.formation, self.target, free, next, next)
+        Held::chance(self, free)
     }
 
     /// Checks `count` positions drawn from the table's last `top` non-empty layers against
@@ -595,36 +639,85 @@ pub struct Advice {
     pub chances: [Option<f32>; 4],
 }
 
+/// A loaded table: held in memory, or served from its file.
+#[derive(Clone, Debug)]
+pub enum Served {
+    /// The whole table in memory ([`Table::read_file`]).
+    Memory(Table),
+    /// Only its index in memory, each lookup read from the file ([`FileTable::open`]).
+    File(FileTable),
+}
+
+impl Held for Served {
+    fn formation(&self) -> &Formation {
+        match self {
+            Served::Memory(t) => &t.formation,
+            Served::File(t) => t.formation(),
+        }
+    }
+
+    fn target(&self) -> u8 {
+        match self {
+            Served::Memory(t) => t.target,
+            Served::File(t) => t.target(),
+        }
+    }
+
+    fn stored(&self, i: usize, free: u64) -> Option<u16> {
+        match self {
+            Served::Memory(t) => t.stored(i, free),
+            Served::File(t) => t.stored(i, free),
+        }
+    }
+}
+
 /// Loaded tables, asked once per move before the search (as both references do).
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
-    tables: Vec<Table>,
+    tables: Vec<Served>,
 }
 
 impl Tables {
-    /// The tables to consult.
+    /// The tables to consult, held in memory.
     pub fn new(tables: Vec<Table>) -> Tables {
+        Tables { tables: tables.into_iter().map(Served::Memory).collect() }
+    }
+
+    /// The tables to consult, each in memory or served from its file, in the order given
+    /// (where two answer equally, the first).
+    pub fn served(tables: Vec<Served>) -> Tables {
         Tables { tables }
     }
 
     /// The tables held.
-    pub fn tables(&self) -> &[Table] {
+    pub fn tables(&self) -> &[Served] {
         &self.tables
+    }
+
+    /// The first lookup a table served from its file could not read, if any: its answers
+    /// since then were "not held", so a run that used them must not be reported.
+    pub fn failure(&self) -> Option<String> {
+        self.tables.iter().find_map(|t| match t {
+            Served::File(f) => f.failure(),
+            Served::Memory(_) => None,
+        })
     }
 
     /// `t`'s value of `free`, and where a chained table does not hold a won position (one
     /// its forward pass never made: the position before the move was not reachable from its
     /// seeds), the chance its build would have stored there, from the next table when it is
     /// loaded: that table's [`Table::chance`] with the goal cells locked.
-    fn value(&self, t: &Table, free: u64) -> Option<f32> {
+    fn value(&self, t: &Served, free: u64) -> Option<f32> {
         t.value(free).or_else(|| {
-            let f = &t.formation;
+            let f = t.formation();
             let name = f.then?;
-            if !has_goal(free, f.goal, t.target) {
+            if !has_goal(free, f.goal, t.target()) {
                 return None;
             }
-            let next =
-                self.tables.iter().find(|n| n.formation.name == name && n.target == t.target)?;
+            let next = self
+                .tables
+                .iter()
+                .find(|n| n.formation().name == name && n.target() == t.target())?;
             Some(next.chance(free & !f.goal_mask()))
         })
     }
@@ -644,13 +737,13 @@ impl Tables {
         let mut best: Option<Advice> = None;
         let mut best_locked = usize::MAX;
         for t in &self.tables {
-            let f = &t.formation;
+            let f = t.formation();
             let n = f.locked.len();
             let big = &ranks[..n];
             let smallest = big[n - 1];
             if big.windows(2).any(|w| w[0] <= w[1])
-                || ranks[n] >= t.target
-                || smallest != t.target + f.above_target
+                || ranks[n] >= t.target()
+                || smallest != t.target() + f.above_target
             {
                 continue;
             }
@@ -685,7 +778,7 @@ impl Tables {
                 if let (true, Some((dir, chance))) = (known, answer) {
                     let better = n < best_locked || best.is_none_or(|b| chance > b.chance);
                     if chance > 0.0 && n <= best_locked && better {
-                        let target = 1 << t.target;
+                        let target = 1 << t.target();
                         best = Some(Advice { dir, chance, formation: f.name, target, chances });
                         best_locked = n;
                     }
@@ -769,37 +862,7 @@ impl Table {
     /// checksum that does not match is the error, whatever else the body holds, as in
     /// [`Table::decode`].
     pub fn read_file(path: &std::path::Path) -> Result<Table, TableFileError> {
-        use std::io::Read;
-        let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
-        let file = std::fs::File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
-            // A pipe reports no length, and the body's length is what bounds the parse.
-            return Err(TableFileError("not a regular file (a table is read from disk)".into()));
-        }
-        let len = meta.len();
-        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-        if len < 8 {
-            // Too short to hold a checksum: the error `unseal` gives.
-            let mut all = Vec::new();
-            reader.read_to_end(&mut all).map_err(io)?;
-            let e = bits::sealed::unseal(&all).expect_err("under 8 bytes");
-            return Err(TableFileError(e.to_string()));
-        }
-        let body = len - 8;
-        let mut hashing = Hashing { r: reader.take(body), fnv: bits::Fnv::new() };
-        let parsed = Self::parse(&mut hashing, body as usize, READ_BLOCK);
-        // What the parse left unread (all of it after a defect) still counts in the sum.
-        std::io::copy(&mut hashing, &mut std::io::sink()).map_err(io)?;
-        let computed = hashing.fnv.finish();
-        let mut tail = [0u8; 8];
-        hashing.r.into_inner().read_exact(&mut tail).map_err(io)?;
-        let stored = u64::from_le_bytes(tail);
-        if stored != computed {
-            let e = bits::sealed::BadChecksum { stored, computed };
-            return Err(TableFileError(e.to_string()));
-        }
-        parsed
+        read_sealed(path, |r, len| Self::parse(r, len, READ_BLOCK)).map(|(t, _)| t)
     }
 
     /// The table in a file's body (`len` bytes; the caller checks the checksum), read
@@ -807,33 +870,8 @@ impl Table {
     fn parse(r: impl std::io::Read, len: usize, block: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
         let mut body = Body { r, at: 0, len, buf: vec![0u8; block] };
-        let mut magic = [0u8; 8];
-        body.take(&mut magic, "magic")?;
-        let v1 = match &magic {
-            m if m == MAGIC => false,
-            m if m == MAGIC_V1 => true,
-            _ => return Err(bad("not an endgame table (bad magic)".into())),
-        };
-        let mut byte = [0u8; 1];
-        body.take(&mut byte, "name length")?;
-        let mut name = vec![0u8; byte[0] as usize];
-        body.take(&mut name, "formation name")?;
-        let name = std::str::from_utf8(&name).map_err(|_| bad("formation name".into()))?;
-        let formation =
-            Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
-        body.take(&mut byte, "target")?;
-        let target = byte[0];
-        if !(3..=formation.max_target()).contains(&target) {
-            return Err(bad(format!("target rank {target} out of range for {name}")));
-        }
-        let n = body.u32("layer count")? as usize;
-        if n != Self::layer_count(target) {
-            return Err(bad(format!(
-                "{n} layers, a target of {} has {}",
-                1 << target,
-                Self::layer_count(target)
-            )));
-        }
+        let (v1, formation, target) = body.header()?;
+        let n = Self::layer_count(target);
         let (mut keys, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for i in 0..n {
             let count = body.u64("layer size")?;
@@ -854,8 +892,49 @@ impl Table {
     }
 }
 
+/// Opens the table file at `path` (a regular file) and reads its body once, a block at a
+/// time, through `parse(reader, body length)`, computing the checksum as it goes: a
+/// checksum that does not match is the error whatever `parse` returned. Returns `parse`'s
+/// value and the open file.
+pub(crate) fn read_sealed<T>(
+    path: &std::path::Path,
+    parse: impl FnOnce(&mut dyn std::io::Read, usize) -> Result<T, TableFileError>,
+) -> Result<(T, std::fs::File), TableFileError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        // A pipe reports no length, and the body's length is what bounds the parse.
+        return Err(TableFileError("not a regular file (a table is read from disk)".into()));
+    }
+    let len = meta.len();
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone().map_err(io)?);
+    if len < 8 {
+        // Too short to hold a checksum: the error `unseal` gives.
+        let mut all = Vec::new();
+        reader.read_to_end(&mut all).map_err(io)?;
+        let e = bits::sealed::unseal(&all).expect_err("under 8 bytes");
+        return Err(TableFileError(e.to_string()));
+    }
+    let body = len - 8;
+    let mut hashing = Hashing { r: reader.take(body), fnv: bits::Fnv::new() };
+    let parsed = parse(&mut hashing, body as usize);
+    // What the parse left unread (all of it after a defect) still counts in the sum.
+    std::io::copy(&mut hashing, &mut std::io::sink()).map_err(io)?;
+    let computed = hashing.fnv.finish();
+    let mut tail = [0u8; 8];
+    hashing.r.into_inner().read_exact(&mut tail).map_err(io)?;
+    let stored = u64::from_le_bytes(tail);
+    if stored != computed {
+        let e = bits::sealed::BadChecksum { stored, computed };
+        return Err(TableFileError(e.to_string()));
+    }
+    Ok((parsed?, file))
+}
+
 /// Bytes a read takes at a time: 16,384 `u64` keys, 32,768 `u32`s or 65,536 `u16` values.
-const READ_BLOCK: usize = 1 << 17;
+pub(crate) const READ_BLOCK: usize = 1 << 17;
 
 /// A reader that hashes what it reads (FNV-1a 64, as [`bits::sealed`] seals).
 struct Hashing<R> {
@@ -872,20 +951,59 @@ impl<R: std::io::Read> std::io::Read for Hashing<R> {
 }
 
 /// A file body read in order, `at` of its `len` bytes read so far; `buf` is a block's room.
-struct Body<R> {
-    r: R,
-    at: usize,
-    len: usize,
-    buf: Vec<u8>,
+pub(crate) struct Body<R> {
+    pub(crate) r: R,
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+    pub(crate) buf: Vec<u8>,
 }
 
 /// A layer's defect, or the file's (a [`TableFileError`] as a string).
 type LayerResult<T> = Result<T, String>;
 
 impl<R: std::io::Read> Body<R> {
+    /// The file's header: its form (`true` for the first, [`MAGIC_V1`]), formation and
+    /// target, the layer count checked against the target's.
+    pub(crate) fn header(&mut self) -> Result<(bool, Formation, u8), TableFileError> {
+        let bad = |m: String| TableFileError(m);
+        let body = self;
+        let mut magic = [0u8; 8];
+        body.take(&mut magic, "magic")?;
+        let v1 = match &magic {
+            m if m == MAGIC => false,
+            m if m == MAGIC_V1 => true,
+            _ => return Err(bad("not an endgame table (bad magic)".into())),
+        };
+        let mut byte = [0u8; 1];
+        body.take(&mut byte, "name length")?;
+        let mut name = vec![0u8; byte[0] as usize];
+        body.take(&mut name, "formation name")?;
+        let name = std::str::from_utf8(&name).map_err(|_| bad("formation name".into()))?;
+        let formation =
+            Formation::named(name).ok_or_else(|| bad(format!("unknown formation {name:?}")))?;
+        body.take(&mut byte, "target")?;
+        let target = byte[0];
+        if !(3..=formation.max_target()).contains(&target) {
+            return Err(bad(format!("target rank {target} out of range for {name}")));
+        }
+        let n = body.u32("layer count")? as usize;
+        if n != Table::layer_count(target) {
+            return Err(bad(format!(
+                "{n} layers, a target of {} has {}",
+                1 << target,
+                Table::layer_count(target)
+            )));
+        }
+        Ok((v1, formation, target))
+    }
+
     /// Fills `buf` with the next bytes; running out is [`bits::sealed::Truncated`] naming
     /// `part`, as [`bits::sealed::Reader`] says it.
-    fn take(&mut self, buf: &mut [u8], part: &'static str) -> Result<(), TableFileError> {
+    pub(crate) fn take(
+        &mut self,
+        buf: &mut [u8],
+        part: &'static str,
+    ) -> Result<(), TableFileError> {
         let cut = || TableFileError(bits::sealed::Truncated { part, len: self.len }.to_string());
         if self.at.checked_add(buf.len()).is_none_or(|e| e > self.len) {
             return Err(cut());
@@ -898,13 +1016,13 @@ impl<R: std::io::Read> Body<R> {
         Ok(())
     }
 
-    fn u32(&mut self, part: &'static str) -> Result<u32, TableFileError> {
+    pub(crate) fn u32(&mut self, part: &'static str) -> Result<u32, TableFileError> {
         let mut b = [0u8; 4];
         self.take(&mut b, part)?;
         Ok(u32::from_le_bytes(b))
     }
 
-    fn u64(&mut self, part: &'static str) -> Result<u64, TableFileError> {
+    pub(crate) fn u64(&mut self, part: &'static str) -> Result<u64, TableFileError> {
         let mut b = [0u8; 8];
         self.take(&mut b, part)?;
         Ok(u64::from_le_bytes(b))
@@ -912,7 +1030,7 @@ impl<R: std::io::Read> Body<R> {
 
     /// `count` values of `N` bytes each, a block at a time, each pushed as `push` makes it
     /// from its little-endian bytes (`false` stops the read: the value is refused).
-    fn each<const N: usize>(
+    pub(crate) fn each<const N: usize>(
         &mut self,
         count: usize,
         part: &'static str,
@@ -935,7 +1053,11 @@ impl<R: std::io::Read> Body<R> {
         Ok(ok)
     }
 
-    fn u32s(&mut self, count: usize, part: &'static str) -> Result<Vec<u32>, TableFileError> {
+    pub(crate) fn u32s(
+        &mut self,
+        count: usize,
+        part: &'static str,
+    ) -> Result<Vec<u32>, TableFileError> {
         let mut out = Vec::with_capacity(count);
         self.each::<4>(count, part, |b| {
             out.push(u32::from_le_bytes(b));
@@ -1182,10 +1304,10 @@ mod tests {
             assert_eq!(m.play(am.dir).unwrap().board, moved);
         }
         // It is L5b's own answer: its table alone gives the same.
-        let alone = Tables::new(vec![tables.tables()[2].clone()]);
+        let alone = Tables::served(vec![tables.tables()[2].clone()]);
         assert_eq!(alone.advise(b), Some(a));
         // L3b's 8 table alone answers too, for the 8, with another chance.
-        let eight = Tables::new(vec![tables.tables()[0].clone()]);
+        let eight = Tables::served(vec![tables.tables()[0].clone()]);
         let e = eight.advise(b).expect("the six stand");
         assert_eq!((e.formation, e.target), ("L3b", 8), "{e:?}");
         // With the 16 at (2,1) the L3b table for 16 answers, not L5b.
@@ -1260,6 +1382,11 @@ mod tests {
             let file = Table::read_file(path).unwrap_err().0;
             let memory = Table::decode(b).unwrap_err().0;
             assert_eq!(file, memory, "case {i}");
+            // Served from the file: the same error, but that a sound first-form file is
+            // refused as such.
+            let served = FileTable::open(path).unwrap_err().0;
+            let first_form = b.starts_with(MAGIC_V1) && served.contains("first-form");
+            assert!(served == file || first_form, "case {i}: {served}");
             assert!(file.contains(want), "case {i}: {file}");
         }
     }
@@ -1492,7 +1619,7 @@ mod tests {
                 // The move builds the 16 at (2,1) into a position the table never made.
                 missing += 1;
                 let want = next.chance(after & !f.goal_mask());
-                assert_eq!(both.value(&five, after), Some(want), "{b}");
+                assert_eq!(both.value(&both.tables()[1], after), Some(want), "{b}");
                 // L5b alone has no answer there; with L3b's 16 table loaded its answer (if
                 // every other move is known) rates the move by that chance.
                 assert_eq!(alone.advise(b), None, "{b}");

@@ -128,37 +128,48 @@ impl KeySet {
     /// The set [`KeySet::parts`] gave, checked: the high halves strictly ascending, the first
     /// run starting at 0, the runs non-empty, and the low halves strictly ascending within
     /// each run; else what is wrong.
-    pub fn from_parts(
-        highs: Vec<u32>,
-        mut starts: Vec<u32>,
-        lows: Vec<u32>,
-    ) -> Result<KeySet, String> {
-        if highs.len() != starts.len() {
-            return Err(format!("{} high halves, {} run starts", highs.len(), starts.len()));
-        }
-        if highs.windows(2).any(|w| w[0] >= w[1]) {
-            return Err("high halves not ascending".into());
-        }
-        let n = u32::try_from(lows.len()).map_err(|_| "2^32 keys or more".to_string())?;
-        if starts.first().is_some_and(|&s| s != 0) || (starts.is_empty() && n > 0) {
-            return Err("the first run does not start at 0".into());
-        }
-        starts.push(n);
-        if starts.windows(2).any(|w| w[0] >= w[1]) {
-            return Err("a run is empty or out of order".into());
-        }
+    pub fn from_parts(highs: Vec<u32>, starts: Vec<u32>, lows: Vec<u32>) -> Result<KeySet, String> {
+        let starts = Self::runs(&highs, &starts, lows.len())?;
         for w in starts.windows(2) {
-            if lows[w[0] as usize..w[1] as usize].windows(2).any(|p| p[0] >= p[1]) {
+            if !strictly_ascending(&lows[w[0] as usize..w[1] as usize]) {
                 return Err("keys not sorted".into());
             }
         }
         Ok(KeySet { highs, starts, lows })
     }
 
+    /// [`KeySet::from_parts`]'s checks of the runs alone, for `n` keys: the high halves
+    /// strictly ascending, the first run starting at 0 and none empty. Returns the starts
+    /// closed by `n` (each run `j` is `starts[j]..starts[j + 1]`), else what is wrong.
+    pub fn runs(highs: &[u32], starts: &[u32], n: usize) -> Result<Vec<u32>, String> {
+        if highs.len() != starts.len() {
+            return Err(format!("{} high halves, {} run starts", highs.len(), starts.len()));
+        }
+        if !strictly_ascending(highs) {
+            return Err("high halves not ascending".into());
+        }
+        let n = u32::try_from(n).map_err(|_| "2^32 keys or more".to_string())?;
+        if starts.first().is_some_and(|&s| s != 0) || (starts.is_empty() && n > 0) {
+            return Err("the first run does not start at 0".into());
+        }
+        let mut closed = Vec::with_capacity(starts.len() + 1);
+        closed.extend_from_slice(starts);
+        closed.push(n);
+        if !strictly_ascending(&closed) {
+            return Err("a run is empty or out of order".into());
+        }
+        Ok(closed)
+    }
+
     /// Bytes held (the three vectors' lengths).
     pub fn bytes(&self) -> usize {
         4 * (self.highs.len() + self.starts.len() + self.lows.len())
     }
+}
+
+/// Whether every value is above the one before it.
+pub(crate) fn strictly_ascending(v: &[u32]) -> bool {
+    v.windows(2).all(|w| w[0] < w[1])
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod multistage;
 pub mod ntuple;
 pub mod reference;
 pub mod search;
+pub mod served;
 pub mod spawn;
 pub mod tables;
 pub mod trace;

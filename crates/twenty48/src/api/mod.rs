@@ -157,7 +157,8 @@ pub struct SearchSpec {
     /// Endgame tables asked before each move's search ([`crate::endgame::Tables::advise`]);
     /// where one applies, its move is played (or, with `table_slack`, the search chooses among
     /// the moves the table allows). Not serialised: a front end loads them with
-    /// [`read_table`] (or [`load_table`] from bytes).
+    /// [`read_table`] (or [`load_table`] from bytes), or serves them from their files with
+    /// [`open_table`].
     #[serde(skip)]
     pub tables: Option<Arc<crate::endgame::Tables>>,
     /// Where a table applies, let the search choose among the moves the table rates within
@@ -360,6 +361,14 @@ pub fn load_table(name: &str, bytes: &[u8]) -> Result<crate::endgame::Table, Err
 /// the file.
 pub fn read_table(path: &std::path::Path) -> Result<crate::endgame::Table, Error> {
     crate::endgame::Table::read_file(path)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+}
+
+/// Opens the endgame table file at `path` to serve it from the file
+/// ([`crate::endgame::FileTable::open`]: the whole file checked, only its index held); a
+/// defect is an input error naming the file.
+pub fn open_table(path: &std::path::Path) -> Result<crate::endgame::FileTable, Error> {
+    crate::endgame::FileTable::open(path)
         .map_err(|e| Error::input(format!("{}: {e}", path.display())))
 }
 

@@ -165,6 +165,10 @@ fn play_with<E: Evaluator + Sync>(
         .collect();
     let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
     let seconds = start.elapsed().as_secs_f64();
+    // A table served from its file that could not be read answered nothing from then on.
+    if let Some(e) = req.search.tables.as_ref().and_then(|t| t.failure()) {
+        return Err(Error::failed(format!("an endgame table failed in play: {e}")));
+    }
     // Every game is replayed by the independent checker before anything is reported.
     for r in &results {
         let rec = r.record.as_ref().ok_or_else(|| Error::failed("a game has no record"))?;
@@ -402,6 +406,9 @@ fn best_with<E: Evaluator>(
         None => choose(&mut s, view, req.search.time_per_move),
     };
     ctl.check()?;
+    if let Some(e) = req.search.tables.as_ref().and_then(|t| t.failure()) {
+        return Err(Error::failed(format!("an endgame table failed: {e}")));
+    }
     // The answer is checked by the rules on the board itself before it is returned.
     if let Some(c) = c {
         if board.play(c.dir).is_none() {
