@@ -558,18 +558,28 @@ struct StartsArgs {
 struct TablesArgs {
     /// The formation: L3b (the 3x2 corner block the expectimax player builds, the target built
     /// beside its smallest tile; the measured best), L3 (the same block, the target anywhere
-    /// free), 442 (snake) or L5b (the block's five largest, building its sixth; needs --then).
+    /// free), 442 (snake), L5b (the block's five largest, building its sixth; needs --then)
+    /// or L5w (the block's five largest, building the smallest one's twin at (2,1) whole).
     #[arg(long, default_value = "L3b")]
     formation: String,
-    /// The tile to build (8 to 512; to 1024 for 442, L3b and L5b).
+    /// The tile to build (8 to 512; to 1024 for 442, L3b, L5b and L5w).
     #[arg(long, default_value_t = 512)]
     target: u32,
+    /// Count the positions the table would hold (the build's forward pass alone, about two
+    /// layers in memory) and print the count and the file's size, without building it.
+    #[arg(long, conflicts_with_all = ["then", "out", "verify"])]
+    count: bool,
     /// For L5b: the L3b table for the same target, which values its won positions.
     #[arg(long, value_name = "FILE")]
     then: Option<PathBuf>,
-    /// The table file to write.
+    /// The table file to write (needed unless --count).
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    out: Option<PathBuf>,
+    /// Build with the layers on disk in DIR (memory holds a few layers, and DIR needs about
+    /// the file's size again), for a table larger than memory; the written file is then
+    /// checked from disk. The same file as without it.
+    #[arg(long, value_name = "DIR", conflicts_with = "count")]
+    work_dir: Option<PathBuf>,
     /// Positions of the last layers checked against the plain recursion before writing.
     #[arg(long, default_value_t = TablesRequest::default().verify as u64,
           value_parser = clap::value_parser!(u64).range(0..=100_000))]
@@ -590,15 +600,68 @@ fn tables(a: TablesArgs) -> CliResult {
         verify: a.verify as usize,
         seed: a.seed.seed,
     };
+    if a.count {
+        req.shape()?;
+        let bar = progress(0, "layers");
+        let tick = follow(&bar, "", false);
+        let ctl = Control::new().with_progress(&tick);
+        let r = a.threads.install(|| api::count_table(&req, ctl))??;
+        bar.finish_and_clear();
+        if a.json.json {
+            return print_json(&r);
+        }
+        print!("{}", r.text());
+        return Ok(());
+    }
     req.parse()?;
+    let Some(out) = &a.out else {
+        return Err(CliError::input("--out: the table file to write (or --count to size it)"));
+    };
+    if let Some(dir) = &a.work_dir {
+        let bar = progress(0, "layers");
+        let tick = follow(&bar, "", false);
+        // The build's own error, if any, is the one reported (the partial file is removed).
+        let mut built = None;
+        let written = write_stream_atomic(out, |w| {
+            let ctl = Control::new().with_progress(&tick);
+            let r = a.threads.install(|| api::tables_on_disk(&req, dir, w, ctl));
+            let r = r.map_err(|e| std::io::Error::other(e.to_string()))?;
+            let failed = r.is_err();
+            built = Some(r);
+            if failed {
+                return Err(std::io::Error::other("the build stopped"));
+            }
+            Ok(())
+        });
+        bar.finish_and_clear();
+        let mut r = match built {
+            Some(Err(e)) => return Err(e),
+            Some(Ok(r)) => {
+                written?;
+                r
+            }
+            None => return written,
+        };
+        // Checked from the written file; a file that fails its check is not left behind.
+        if let Err(e) = a.threads.install(|| api::verify_table_file(out, &req, &mut r)) {
+            std::fs::remove_file(out).ok();
+            return Err(e);
+        }
+        let out = out.display().to_string();
+        if a.json.json {
+            return print_json(&WithOut { out, report: &r });
+        }
+        print!("{}", r.text(&out));
+        return Ok(());
+    }
     // The verb reports its layer count with its first progress.
     let bar = progress(0, "layers");
     let tick = follow(&bar, "", false);
     let r = a.threads.install(|| api::tables(&req, Control::new().with_progress(&tick)))??;
     bar.finish_and_clear();
     let table = r.table.as_ref().expect("a built table");
-    write_stream_atomic(&a.out, |w| table.write_to(w).map(drop))?;
-    let out = a.out.display().to_string();
+    write_stream_atomic(out, |w| table.write_to(w).map(drop))?;
+    let out = out.display().to_string();
     if a.json.json {
         return print_json(&WithOut { out, report: &r });
     }

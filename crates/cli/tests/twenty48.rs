@@ -691,6 +691,14 @@ fn endgame_tables_build_check_and_advise() {
     assert_eq!((r["formation"].as_str(), r["target"].as_u64()), (Some("442"), Some(16)));
     let positions = r["positions"].as_u64().unwrap();
     assert!(positions > 1000);
+    // Counted without building: the same positions, and no file.
+    let count = ["2048", "tables", "--formation", "442", "--target", "16", "--count", "--json"];
+    let c = json(&bitarcade(&count));
+    assert_eq!(
+        (c["positions"].as_u64(), c["layers"].as_u64()),
+        (Some(positions), r["layers"].as_u64())
+    );
+    assert_eq!(c["file_bytes"].as_u64(), Some(6 * positions));
     // The chances are held in 16 bits: within half a step (1/131,070) of the recursion's.
     assert!(r["worst_difference"].as_f64().unwrap() < 0.5 / 65_535.0 + 1e-6);
     // The snake with 16 to build beside its smallest locked tile: the table answers, with
@@ -757,6 +765,8 @@ fn endgame_tables_build_check_and_advise() {
     let l5b = dir.join("l5b.b48t").display().to_string();
     for (args, what) in [
         (vec!["2048", "tables", "--formation", "T4", "--out", &file], "formation"),
+        (vec!["2048", "tables", "--formation", "T4", "--count"], "formation"),
+        (vec!["2048", "tables", "--target", "16"], "--out"),
         (vec!["2048", "tables", "--target", "2048", "--out", &file], "target: 2048"),
         (vec!["2048", "tables", "--formation", "L3", "--target", "1024", "--out", &file], "L3"),
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
@@ -821,6 +831,37 @@ fn a_five_block_table_is_built_on_its_l3b_table_and_answers_first() {
         &path("l5b-16.b48t"),
     ]);
     assert_eq!(five["formation"], "L5b", "{five}");
+    // Built with its layers on disk (and its L3b table served from its file): the same
+    // file, checked from disk, and nothing left in the work directory.
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let spilled = build(&[
+        "--formation",
+        "L5b",
+        "--target",
+        "16",
+        "--then",
+        &path("l3b-16.b48t"),
+        "--out",
+        &path("l5b-16-disk.b48t"),
+        "--work-dir",
+        &work.display().to_string(),
+    ]);
+    assert_eq!(
+        std::fs::read(path("l5b-16-disk.b48t")).unwrap(),
+        std::fs::read(path("l5b-16.b48t")).unwrap()
+    );
+    for key in ["positions", "winnable", "best_start", "verified"] {
+        assert_eq!(spilled[key], five[key], "{key}: {spilled} {five}");
+    }
+    assert!(spilled["worst_difference"].as_f64().unwrap() < 0.5 / 65_535.0 + 1e-6, "{spilled}");
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+    let no_dir =
+        ["2048", "tables", "--target", "8", "--out", &path("x.b48t"), "--work-dir", "no-such-dir"];
+    let out = bitarcade(&no_dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("work_dir: no-such-dir"));
+    assert!(!std::path::Path::new(&path("x.b48t")).exists());
     // Within half a 16-bit step of the recursion (and its f32 rounding).
     assert!(five["worst_difference"].as_f64().unwrap() < 0.5 / 65_535.0 + 1e-6, "{five}");
     // Its caps for a 16 (4s in row 0, in column 0 and beside the block) keep it far

@@ -130,9 +130,32 @@ impl Formation {
         caps: Some([3, 3, 3, 3, 2, 1, 2, 2, 1, 0, 0, 0, 2, 0, 0, 0]),
         then: Some("L3b"),
     };
+    /// The block's five largest tiles locked and the sixth built whole: the target is the
+    /// smallest locked tile's twin (in the 32768 stage a 1024, beside the locked 1024), to be
+    /// built at (2,1) from what the eleven free cells hold, every smaller tile free to move
+    /// until it stands. `L5b` plays the same stage in two tables: its own builds half the
+    /// target at (2,1), then `L3b`'s locks that tile there and builds its twin beside it,
+    /// ten cells free (the stage where most games lost after 16384 end, journal "Session
+    /// 44"). The caps are `L5b`'s, one rank up: the target only at (2,1), half of it at (1,1)
+    /// and (2,0), a quarter in the rest of rows 1-3 and an eighth in row 0. Its tables are
+    /// sized by [`Table::count`] first.
+    pub const FIVE_WHOLE: Formation = Formation {
+        name: "L5w",
+        locked: &[15, 14, 13, 10, 11],
+        goal: 1 << 9,
+        smallest_at: None,
+        above_target: 0,
+        caps: Some([3, 3, 3, 3, 2, 1, 2, 2, 1, 0, 0, 0, 2, 0, 0, 0]),
+        then: None,
+    };
     /// Every formation.
-    pub const ALL: [Formation; 4] =
-        [Formation::SNAKE, Formation::BLOCK, Formation::BLOCK_BESIDE, Formation::FIVE_BLOCK];
+    pub const ALL: [Formation; 5] = [
+        Formation::SNAKE,
+        Formation::BLOCK,
+        Formation::BLOCK_BESIDE,
+        Formation::FIVE_BLOCK,
+        Formation::FIVE_WHOLE,
+    ];
 
     /// The formation named `name`.
     pub fn named(name: &str) -> Option<Formation> {
@@ -301,6 +324,10 @@ pub trait Held {
     /// The chance stored for `free` in layer `i` (below [`Table::layer_count`]), if the
     /// layer holds the position.
     fn stored(&self, i: usize, free: u64) -> Option<u16>;
+    /// The positions in layer `i` (0 past the last layer).
+    fn layer_len(&self, i: usize) -> usize;
+    /// The `k`-th position of layer `i` in key order (`k` below [`Held::layer_len`]).
+    fn position(&self, i: usize, k: usize) -> Option<u64>;
 
     /// The value of a position (free cells only), if the table holds it: 0 past the last
     /// layer or past a cap, and a won position's 1 without a lookup. A chained table looks
@@ -354,6 +381,42 @@ impl Held for Table {
         let k = self.keys.get(i)?.find(free)?;
         Some(self.values[i][k])
     }
+
+    fn layer_len(&self, i: usize) -> usize {
+        self.keys.get(i).map_or(0, KeySet::len)
+    }
+
+    fn position(&self, i: usize, k: usize) -> Option<u64> {
+        let layer = self.keys.get(i)?;
+        (k < layer.len()).then(|| layer.get(k))
+    }
+}
+
+/// Checks `count` positions drawn from `t`'s last `top` non-empty layers against
+/// [`Reference`] (whose cost grows fast with the layers left above a position); returns the
+/// largest difference found between the reference and the chance `t` holds. `then` is the
+/// table a chained formation's build read.
+pub fn verify_sample(
+    t: &dyn Held,
+    count: usize,
+    top: usize,
+    seed: u64,
+    then: Option<&(dyn Held + Sync)>,
+) -> f64 {
+    let mut rng = bits::Rng::new(seed);
+    let n = Table::layer_count(t.target());
+    let mut layers: Vec<usize> = (0..n).filter(|&i| t.layer_len(i) > 0).collect();
+    layers.drain(..layers.len().saturating_sub(top));
+    let mut reference = Reference::chained(*t.formation(), t.target(), n, then);
+    let mut worst = 0.0f64;
+    for _ in 0..count {
+        let i = layers[rng.below(layers.len() as u64) as usize];
+        let k = rng.below(t.layer_len(i) as u64) as usize;
+        let held = t.position(i, k).and_then(|p| Some((p, t.stored(i, p)?)));
+        let Some((p, v)) = held else { return f64::INFINITY };
+        worst = worst.max((reference.value(p) - f64::from(unquantize(v))).abs());
+    }
+    worst
 }
 
 impl Table {
@@ -404,6 +467,36 @@ impl Table {
             "the table that values a won position"
         );
         let n = Self::layer_count(target);
+        let mut keys: Vec<KeySet> = Vec::with_capacity(n);
+        let mut total = 0;
+        Self::forward(&f, target, |i, layer, so_far| {
+            // Kept to the end at 4 bytes a position instead of 8.
+            keys.push(KeySet::from_sorted(layer));
+            total = so_far;
+            progress("forward", i + 1, n, total)
+        })?;
+        let then = then.map(|t| t as &(dyn Held + Sync));
+        let mut values: Vec<Vec<f32>> = vec![Vec::new(); n];
+        for i in (0..n).rev() {
+            let v: Vec<f32> = (0..keys[i].len())
+                .into_par_iter()
+                .map(|k| Self::value_from(&f, target, then, &keys, &values, i, keys[i].get(k)))
+                .collect();
+            values[i] = v;
+            progress("backward", n - i, n, total)?;
+        }
+        Ok((keys, values))
+    }
+
+    /// The forward pass: every layer's positions, sorted and distinct, given to `each(i,
+    /// layer, positions so far)` in order as it is made (then dropped); an error it returns
+    /// stops the pass.
+    pub(crate) fn forward<E>(
+        f: &Formation,
+        target: u8,
+        mut each: impl FnMut(usize, &[u64], u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let n = Self::layer_count(target);
         let free_cells = f.free_cells();
         // Layer 0: a 4 in any free cell, or two 2s in any two.
         let mut pending: Vec<Vec<u64>> = vec![Vec::new(); n + 2];
@@ -413,7 +506,6 @@ impl Table {
                 pending[0].push(1u64 << (4 * a) | 1u64 << (4 * b));
             }
         }
-        let mut keys: Vec<KeySet> = Vec::with_capacity(n);
         let mut total = 0u64;
         for i in 0..n {
             let mut layer = std::mem::take(&mut pending[i]);
@@ -428,8 +520,8 @@ impl Table {
                         if has_goal(p, f.goal, target) {
                             continue;
                         }
-                        successors(&f, target, p, 1, |_, s| two.extend_from_slice(s));
-                        successors(&f, target, p, 2, |_, s| four.extend_from_slice(s));
+                        successors(f, target, p, 1, |_, s| two.extend_from_slice(s));
+                        successors(f, target, p, 2, |_, s| four.extend_from_slice(s));
                     }
                     two.sort_unstable();
                     two.dedup();
@@ -442,30 +534,36 @@ impl Table {
                 pending[i + 1].extend(two);
                 pending[i + 2].extend(four);
             }
-            // Kept to the end at 4 bytes a position instead of 8.
-            keys.push(KeySet::from_sorted(&layer));
-            drop(layer);
-            progress("forward", i + 1, n, total)?;
+            each(i, &layer, total)?;
         }
-        let mut values: Vec<Vec<f32>> = vec![Vec::new(); n];
-        for i in (0..n).rev() {
-            let v: Vec<f32> = (0..keys[i].len())
-                .into_par_iter()
-                .map(|k| Self::value_from(&f, target, then, &keys, &values, i, keys[i].get(k)))
-                .collect();
-            values[i] = v;
-            progress("backward", n - i, n, total)?;
-        }
-        Ok((keys, values))
+        Ok(())
+    }
+
+    /// The positions of each layer a table for `f` and `target` would hold, by the build's
+    /// forward pass alone (each layer dropped once counted, so a table far larger than memory
+    /// can be sized); `progress(layers done, layers, positions so far)` as layers finish.
+    pub fn count<E>(
+        f: Formation,
+        target: u8,
+        mut progress: impl FnMut(usize, usize, u64) -> Result<(), E>,
+    ) -> Result<Vec<u64>, E> {
+        assert!((3..=f.max_target()).contains(&target), "target rank {target}");
+        let n = Self::layer_count(target);
+        let mut sizes = Vec::with_capacity(n);
+        Self::forward(&f, target, |i, layer, total| {
+            sizes.push(layer.len() as u64);
+            progress(i + 1, n, total)
+        })?;
+        Ok(sizes)
     }
 
     /// A position's value from the layers above it (already valued). A won position is
     /// worth 1, or with `then` its chance there; a chained table holds its won positions
     /// with those values, and past its last layer they count as lost like any other.
-    fn value_from(
+    pub(crate) fn value_from(
         f: &Formation,
         target: u8,
-        then: Option<&Table>,
+        then: Option<&(dyn Held + Sync)>,
         keys: &[KeySet],
         values: &[Vec<f32>],
         i: usize,
@@ -520,20 +618,7 @@ impl Table {
     /// returns the largest difference found. `then` is the table a chained formation's
     /// build read ([`Table::build_chained`]).
     pub fn verify_sample(&self, count: usize, top: usize, seed: u64, then: Option<&Table>) -> f64 {
-        let mut rng = bits::Rng::new(seed);
-        let mut layers: Vec<usize> =
-            (0..self.keys.len()).filter(|&i| !self.keys[i].is_empty()).collect();
-        layers.drain(..layers.len().saturating_sub(top));
-        let mut reference = Reference::chained(self.formation, self.target, self.keys.len(), then);
-        let mut worst = 0.0f64;
-        for _ in 0..count {
-            let i = layers[rng.below(layers.len() as u64) as usize];
-            let k = rng.below(self.keys[i].len() as u64) as usize;
-            let p = self.keys[i].get(k);
-            let want = reference.value(p);
-            worst = worst.max((want - f64::from(unquantize(self.values[i][k]))).abs());
-        }
-        worst
+        verify_sample(self, count, top, seed, then.map(|t| t as &(dyn Held + Sync)))
     }
 }
 
@@ -547,7 +632,7 @@ pub struct Reference<'a> {
     f: Formation,
     target: u8,
     layers: usize,
-    then: Option<&'a Table>,
+    then: Option<&'a (dyn Held + Sync)>,
     memo: HashMap<u64, f64>,
 }
 
@@ -558,7 +643,12 @@ impl<'a> Reference<'a> {
     }
 
     /// The reference for a chained formation, `then` valuing its won positions.
-    pub fn chained(f: Formation, target: u8, layers: usize, then: Option<&'a Table>) -> Self {
+    pub fn chained(
+        f: Formation,
+        target: u8,
+        layers: usize,
+        then: Option<&'a (dyn Held + Sync)>,
+    ) -> Self {
         Reference { f, target, layers, then, memo: HashMap::new() }
     }
 
@@ -667,6 +757,20 @@ impl Held for Served {
         match self {
             Served::Memory(t) => t.stored(i, free),
             Served::File(t) => t.stored(i, free),
+        }
+    }
+
+    fn layer_len(&self, i: usize) -> usize {
+        match self {
+            Served::Memory(t) => t.layer_len(i),
+            Served::File(t) => t.layer_len(i),
+        }
+    }
+
+    fn position(&self, i: usize, k: usize) -> Option<u64> {
+        match self {
+            Served::Memory(t) => t.position(i, k),
+            Served::File(t) => t.position(i, k),
         }
     }
 }
@@ -1197,7 +1301,8 @@ mod tests {
             assert!(!t.is_empty());
             assert_eq!(keys, t.keys);
             let mut checked = 0;
-            let mut reference = Reference::chained(f, target, t.keys.len(), then.as_ref());
+            let then_held = then.as_ref().map(|t| t as &(dyn Held + Sync));
+            let mut reference = Reference::chained(f, target, t.keys.len(), then_held);
             for (i, layer) in t.keys.iter().enumerate() {
                 for (k, p) in layer.iter().enumerate() {
                     let want = reference.value(p);
@@ -1237,6 +1342,27 @@ mod tests {
     #[test]
     fn small_five_block_tables_equal_the_plain_recursion_everywhere() {
         small_tables_equal_the_plain_recursion_everywhere(Formation::FIVE_BLOCK);
+    }
+
+    #[test]
+    fn small_five_whole_tables_equal_the_plain_recursion_everywhere() {
+        small_tables_equal_the_plain_recursion_everywhere(Formation::FIVE_WHOLE);
+    }
+
+    #[test]
+    fn the_count_is_the_number_of_positions_the_build_holds() {
+        for (f, target) in [(Formation::BLOCK_BESIDE, 5), (Formation::FIVE_WHOLE, 5)] {
+            let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+            let mut seen = 0;
+            let sizes = Table::count(f, target, |done, n, _| {
+                seen = done;
+                assert_eq!(n, t.keys.len());
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            let held: Vec<u64> = t.keys.iter().map(|k| k.len() as u64).collect();
+            assert_eq!((sizes, seen), (held, t.keys.len()), "{}", f.name);
+        }
     }
 
     #[test]
@@ -1634,6 +1760,6 @@ mod tests {
 
     #[test]
     fn every_formation_has_its_recursion_test() {
-        assert_eq!(Formation::ALL.len(), 4, "a new formation needs its own test above");
+        assert_eq!(Formation::ALL.len(), 5, "a new formation needs its own test above");
     }
 }

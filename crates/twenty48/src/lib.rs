@@ -13,6 +13,7 @@ pub mod reference;
 pub mod search;
 pub mod served;
 pub mod spawn;
+pub mod spill;
 pub mod tables;
 pub mod trace;
 pub mod tune;

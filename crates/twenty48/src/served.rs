@@ -125,6 +125,21 @@ impl Held for FileTable {
         &self.formation
     }
 
+    fn layer_len(&self, i: usize) -> usize {
+        self.layers.get(i).map_or(0, |l| *l.starts.last().unwrap_or(&0) as usize)
+    }
+
+    fn position(&self, i: usize, k: usize) -> Option<u64> {
+        let layer = self.layers.get(i)?;
+        if k >= self.layer_len(i) {
+            return None;
+        }
+        // The run holding k: the last start at or below it.
+        let j = layer.starts.partition_point(|&s| s as usize <= k) - 1;
+        let low = self.low(layer, k as u64)?;
+        Some(u64::from(layer.highs[j]) << 32 | u64::from(low))
+    }
+
     fn target(&self) -> u8 {
         self.target
     }

@@ -61,7 +61,8 @@ pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use tables::{
-    table_info, tables, LayerInfo, TableConvertReport, TableInfo, TablesRequest, TablesResponse,
+    count_table, table_info, tables, tables_on_disk, verify_table_file, LayerInfo,
+    TableConvertReport, TableCount, TableInfo, TablesRequest, TablesResponse,
 };
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,

@@ -5,18 +5,19 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, Control, Error, Progress};
-use crate::endgame::{unquantize, Formation, Table};
+use crate::endgame::{unquantize, Formation, Held, Table};
 
 /// What to build.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TablesRequest {
     /// The formation: `442` (snake), `L3` (3x2 corner block), `L3b` (the block, the target
-    /// built beside its smallest tile) or `L5b` (the block's five largest, the sixth to
-    /// build, eleven cells free and capped; its won positions valued by `L3b`'s table).
+    /// built beside its smallest tile), `L5b` (the block's five largest, the sixth to
+    /// build, eleven cells free and capped; its won positions valued by `L3b`'s table) or
+    /// `L5w` (the block's five largest, the smallest one's twin built whole at (2,1)).
     pub formation: String,
-    /// The tile to build: 8 to 512, or to 1024 for `442`, `L3b` and `L5b` (whose formations
-    /// hold the target's twin, or its double).
+    /// The tile to build: 8 to 512, or to 1024 for `442`, `L3b`, `L5b` and `L5w` (whose
+    /// locked stand-ins all stay above a 1024).
     pub target: u32,
     /// The table file that values a won position, for `L5b`: the `L3b` table for the same
     /// target (from `2048 tables`).
@@ -40,10 +41,14 @@ impl TablesRequest {
     /// above a position).
     pub const VERIFY_LAYERS: usize = 6;
 
-    /// The formation and target rank, or the input error naming the field.
-    pub fn parse(&self) -> Result<(Formation, u8), Error> {
+    /// The formation and target rank alone (what [`count_table`] needs), or the input
+    /// error naming the field.
+    pub fn shape(&self) -> Result<(Formation, u8), Error> {
         let f = Formation::named(&self.formation).ok_or_else(|| {
-            Error::input(format!("formation: {:?}, expected 442, L3, L3b or L5b", self.formation))
+            Error::input(format!(
+                "formation: {:?}, expected 442, L3, L3b, L5b or L5w",
+                self.formation
+            ))
         })?;
         let t = self.target;
         let most = 1u32 << f.max_target();
@@ -53,6 +58,14 @@ impl TablesRequest {
                 f.name
             )));
         }
+        Ok((f, t.trailing_zeros() as u8))
+    }
+
+    /// The formation and target rank, checked with the other fields, or the input error
+    /// naming the field.
+    pub fn parse(&self) -> Result<(Formation, u8), Error> {
+        let (f, target) = self.shape()?;
+        let t = self.target;
         check_range("verify", self.verify, Self::VERIFY)?;
         match (f.then, &self.then) {
             (Some(name), None) => {
@@ -66,7 +79,7 @@ impl TablesRequest {
             }
             _ => {}
         }
-        Ok((f, t.trailing_zeros() as u8))
+        Ok((f, target))
     }
 
     /// The table `then` names, read and checked against the formation and target.
@@ -161,6 +174,184 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
         verify_seconds,
         table: Some(table),
     })
+}
+
+/// A table's size before it is built (`2048 tables --count`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableCount {
+    /// The formation's name.
+    pub formation: String,
+    /// The target tile.
+    pub target: u32,
+    /// Layers (free-tile sums from 4 in steps of 2).
+    pub layers: usize,
+    /// Positions the table would hold.
+    pub positions: u64,
+    /// The largest layer's positions, and its free-tile sum.
+    pub largest_layer: u64,
+    /// The free-tile sum of the largest layer.
+    pub largest_sum: u32,
+    /// The file's size in the current form, in bytes (about 6 a position; the runs' few
+    /// bytes not counted).
+    pub file_bytes: u64,
+    /// Seconds the count took.
+    pub seconds: f64,
+}
+
+impl TableCount {
+    /// The count as text.
+    pub fn text(&self) -> String {
+        format!(
+            "{} table for {}: {} positions in {} layers (the largest {} at free-tile sum {}), \
+             about {:.2} GB as a file; counted in {:.1} s\n",
+            self.formation,
+            self.target,
+            self.positions,
+            self.layers,
+            self.largest_layer,
+            self.largest_sum,
+            self.file_bytes as f64 / 1e9,
+            self.seconds
+        )
+    }
+}
+
+/// Counts the positions a table would hold by the build's forward pass alone
+/// ([`Table::count`]: each layer dropped once counted, so memory holds about two layers),
+/// to size a table before building it. Progress by layer; the abort flag is honoured
+/// between layers. `then` and `verify` are not used.
+pub fn count_table(req: &TablesRequest, ctl: Control) -> Result<TableCount, Error> {
+    let (f, target) = req.shape()?;
+    let start = std::time::Instant::now();
+    let sizes = Table::count(f, target, |done, n, positions| {
+        ctl.report(
+            Progress::new(done as u64, Some(n as u64))
+                .with_message(format!("forward pass, {positions} positions")),
+        );
+        ctl.check()
+    })?;
+    let (largest, &largest_layer) = sizes
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, &n)| (n, std::cmp::Reverse(i)))
+        .unwrap_or((0, &0));
+    let positions = sizes.iter().sum::<u64>();
+    Ok(TableCount {
+        formation: f.name.to_string(),
+        target: 1 << target,
+        layers: sizes.len(),
+        positions,
+        largest_layer,
+        largest_sum: crate::endgame::BASE_SUM + 2 * largest as u32,
+        file_bytes: 6 * positions,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`tables`] with the layers on disk in `work_dir` while the table is built
+/// ([`crate::spill::build_to_file`]: memory holds a few layers, for tables larger than
+/// memory), the table file written to `out` as it is assembled. The response holds no table
+/// and no check yet: check the written file with [`verify_table_file`] before trusting it.
+/// `then` (for a chained formation) is served from its file.
+pub fn tables_on_disk(
+    req: &TablesRequest,
+    work_dir: &std::path::Path,
+    out: &mut dyn std::io::Write,
+    ctl: Control,
+) -> Result<TablesResponse, Error> {
+    let (f, target) = req.parse()?;
+    if !work_dir.is_dir() {
+        return Err(Error::input(format!("work_dir: {} is not a directory", work_dir.display())));
+    }
+    let then = match &req.then {
+        Some(path) => Some(super::open_table(std::path::Path::new(path))?),
+        None => None,
+    };
+    if let (Some(t), Some(name)) = (&then, f.then) {
+        if (t.formation().name, t.target()) != (name, target) {
+            return Err(Error::input(format!(
+                "then: {} is a {} table for {}, {} needs {name} for {}",
+                req.then.as_deref().unwrap_or_default(),
+                t.formation().name,
+                1u32 << t.target(),
+                f.name,
+                1u32 << target
+            )));
+        }
+    }
+    let start = std::time::Instant::now();
+    let n = Table::layer_count(target);
+    let then_held = then.as_ref().map(|t| t as &(dyn Held + Sync));
+    let r = crate::spill::build_to_file(f, target, then_held, work_dir, out, |pass, done, _, p| {
+        let step = match pass {
+            "forward" => done,
+            "backward" => n + done,
+            _ => 2 * n + done,
+        };
+        ctl.report(
+            Progress::new(step as u64, Some(3 * n as u64))
+                .with_message(format!("{pass} pass, {p} positions")),
+        );
+        ctl.check()
+    });
+    let (_, built) = r.map_err(|e| match e {
+        crate::spill::SpillError::Io(m) => Error::failed(format!("building on disk: {m}")),
+        crate::spill::SpillError::Stopped(e) => e,
+    })?;
+    if let Some(e) = then.as_ref().and_then(|t| t.failure()) {
+        return Err(Error::failed(format!("then: {e}")));
+    }
+    Ok(TablesResponse {
+        formation: f.name.to_string(),
+        target: 1 << target,
+        layers: n,
+        positions: built.positions,
+        winnable: built.winnable,
+        best_start: unquantize(built.best_start),
+        mean_start: built.mean_start,
+        verified: 0,
+        worst_difference: 0.0,
+        build_seconds: start.elapsed().as_secs_f64(),
+        verify_seconds: 0.0,
+        table: None,
+    })
+}
+
+/// Checks a written table file as [`tables`] checks a table in memory: `req.verify`
+/// positions of its last layers against the plain recursion, read from the file (served,
+/// so memory holds only its index); a difference above 1e-4 fails. Fills `r`'s check.
+pub fn verify_table_file(
+    path: &std::path::Path,
+    req: &TablesRequest,
+    r: &mut TablesResponse,
+) -> Result<(), Error> {
+    let start = std::time::Instant::now();
+    let t = super::open_table(path)?;
+    let then = match &req.then {
+        Some(p) => Some(super::open_table(std::path::Path::new(p))?),
+        None => None,
+    };
+    let then_held = then.as_ref().map(|t| t as &(dyn Held + Sync));
+    let worst = crate::endgame::verify_sample(
+        &t,
+        req.verify,
+        TablesRequest::VERIFY_LAYERS,
+        req.seed,
+        then_held,
+    );
+    if let Some(e) = t.failure().or_else(|| then.as_ref().and_then(|t| t.failure())) {
+        return Err(Error::failed(e));
+    }
+    if worst > 1e-4 {
+        return Err(Error::failed(format!(
+            "{}: the table differs from the plain recursion by {worst} on a checked position",
+            path.display()
+        )));
+    }
+    r.verified = req.verify;
+    r.worst_difference = worst;
+    r.verify_seconds = start.elapsed().as_secs_f64();
+    Ok(())
 }
 
 /// One layer of a table: its positions and their chances.
