@@ -21,7 +21,8 @@ use bits::job::InputFile;
 use crate::common::{
     clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
     read_bytes, read_input, read_json_file, write_file_atomic, write_records, write_stream_atomic,
-    CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
+    write_stream_checked, CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg,
+    ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -130,18 +131,25 @@ enum Twenty48Command {
         bitarcade 2048 tables --target 1024 --out /data/L3b-1024.b48t   (the 65536 stage's \
         last step: 5 minutes, 4.7 GB peak, a 3.5 GB file)\n  \
         bitarcade 2048 tables --formation L5b --target 512 --then /data/L3b-512.b48t \
-        --out /data/L5b-512.b48t   (the stage before L3b-512's, eleven cells)\n\n\
+        --out /data/L5b-512.b48t   (the stage before L3b-512's, eleven cells)\n  \
+        bitarcade 2048 tables --formation L5w --target 1024 --count   (size it first: 2.08 G \
+        positions, a 12.5 GB file)\n  \
+        bitarcade 2048 tables --formation L5w --target 1024 --work-dir /data/work \
+        --out /data/L5w-1024.b48t   (the layers on disk while it is built)\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
         target counts at row 3, column 2, beside the smallest locked tile); L3 locks the 3x2 \
         block of rows 3-4, columns 2-4 (the target counts in any free cell); L3b is the same \
         block with its smallest tile at row 3, column 2 (the target counts only beside it, \
         at row 2, column 2 or row 3, column 1); L5b locks only the block's five largest \
         (eleven cells free, each capped) to build the sixth at row 3, column 2, a won \
-        position worth the L3b table's chance from it (--then names that table). The locked tiles' \
-        values do not matter, so one table serves every stage where the six largest tiles \
-        stand so. A sample of the last layers is checked against a plain recursion before the \
-        file is written. Targets run from 8 to 512, and to 1024 for 442, L3b and L5b (their \
-        smallest locked cell holds the target's twin, or its double). Keep the files outside git: L3b-512 is \
+        position worth the L3b table's chance from it (--then names that table); L5w locks the same \
+        five to build their smallest one's twin at row 3, column 2, the tiles below it free to \
+        move throughout (the whole last block tile in one table). The locked tiles' \
+        values do not matter, so one table serves every stage where the largest tiles stand \
+        so. A sample of the last layers is checked against a plain recursion before the file \
+        is trusted (in memory before it is written; with --work-dir, from the written file \
+        before it takes the --out name). Targets run from 8 to 512, and to 1024 for 442, L3b, \
+        L5b and L5w (their locked stand-ins stay above a 1024). Keep the files outside git: L3b-512 is \
         1.6 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
@@ -300,8 +308,8 @@ struct SearchArgs {
     /// are valued so instead of expanded (macroxue/2048-ai's pass score).
     #[arg(long)]
     prune_below_pass: bool,
-    /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the six
-    /// largest tiles in its formation, the next of the smallest to build), its move is
+    /// Endgame tables (from `2048 tables`), comma-separated: where one applies (the largest
+    /// tiles, six or five, in its formation, the next of the smallest to build), its move is
     /// played instead of the search's (with --table-slack, the search chooses among the
     /// moves it allows). Each is served from its file: checked whole when opened, then only
     /// its index held (a few MB) and every lookup read from the file (the page cache keeps
@@ -576,11 +584,13 @@ struct TablesArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Build with the layers on disk in DIR (memory holds a few layers, and DIR needs about
-    /// the file's size again), for a table larger than memory; the written file is then
-    /// checked from disk. The same file as without it.
+    /// the file's size again), for a table larger than memory; the written file is checked
+    /// from disk before it takes the --out name. The same file as without it. A build that
+    /// is killed leaves its work files (`*.keys.N`, `*.values.N`) in DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "count")]
     work_dir: Option<PathBuf>,
-    /// Positions of the last layers checked against the plain recursion before writing.
+    /// Positions of the last layers checked against the plain recursion before the file is
+    /// trusted.
     #[arg(long, default_value_t = TablesRequest::default().verify as u64,
           value_parser = clap::value_parser!(u64).range(0..=100_000))]
     verify: u64,
@@ -620,21 +630,41 @@ fn tables(a: TablesArgs) -> CliResult {
     if let Some(dir) = &a.work_dir {
         let bar = progress(0, "layers");
         let tick = follow(&bar, "", false);
-        // The build's own error, if any, is the one reported (the partial file is removed).
-        let mut built = None;
-        let written = write_stream_atomic(out, |w| {
-            let ctl = Control::new().with_progress(&tick);
-            let r = a.threads.install(|| api::tables_on_disk(&req, dir, w, ctl));
-            let r = r.map_err(|e| std::io::Error::other(e.to_string()))?;
-            let failed = r.is_err();
-            built = Some(r);
-            if failed {
-                return Err(std::io::Error::other("the build stopped"));
-            }
-            Ok(())
-        });
+        // The build's or the check's own error, if any, is the one reported, and no file is
+        // left: the written file is checked from disk before it takes the --out name.
+        let built = std::cell::RefCell::new(None);
+        let check = std::cell::RefCell::new(None);
+        let written = write_stream_checked(
+            out,
+            |w| {
+                let ctl = Control::new().with_progress(&tick);
+                let r = a.threads.install(|| api::tables_on_disk(&req, dir, w, ctl));
+                let r = r.map_err(|e| std::io::Error::other(e.to_string()))?;
+                let failed = r.is_err();
+                *built.borrow_mut() = Some(r);
+                if failed {
+                    return Err(std::io::Error::other("the build stopped"));
+                }
+                Ok(())
+            },
+            |tmp| {
+                let mut b = built.borrow_mut();
+                let Some(Ok(r)) = &mut *b else { return Ok(()) };
+                let checked = a.threads.install(|| api::verify_table_file(tmp, &req, r));
+                let failed = !matches!(checked, Ok(Ok(())));
+                *check.borrow_mut() = Some(checked);
+                if failed {
+                    return Err(std::io::Error::other("the check failed"));
+                }
+                Ok(())
+            },
+        );
         bar.finish_and_clear();
-        let mut r = match built {
+        match check.into_inner() {
+            Some(Ok(Err(e))) | Some(Err(e)) => return Err(e),
+            _ => {}
+        }
+        let r = match built.into_inner() {
             Some(Err(e)) => return Err(e),
             Some(Ok(r)) => {
                 written?;
@@ -642,11 +672,6 @@ fn tables(a: TablesArgs) -> CliResult {
             }
             None => return written,
         };
-        // Checked from the written file; a file that fails its check is not left behind.
-        if let Err(e) = a.threads.install(|| api::verify_table_file(out, &req, &mut r)) {
-            std::fs::remove_file(out).ok();
-            return Err(e);
-        }
         let out = out.display().to_string();
         if a.json.json {
             return print_json(&WithOut { out, report: &r });

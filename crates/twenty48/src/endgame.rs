@@ -4,7 +4,7 @@
 //!
 //! # What a table holds
 //! A [`Formation`] locks six big tiles in fixed cells (the snake `442`, or the 3x2 corner
-//! block `L3`); the other ten cells are free. A table for target `T` answers, for a position
+//! block `L3`); the other ten cells are free (eleven for the five-tile `L5b` and `L5w`). A table for target `T` answers, for a position
 //! after a move, the probability that optimal play builds a `T` in the formation's goal
 //! cells without ever moving a locked tile, under the spawn rule (a 2 with 0.9, a 4 with 0.1,
 //! on a uniformly drawn empty cell). The locked tiles' values do not matter as long as they
@@ -50,10 +50,10 @@ pub const BASE_SUM: u32 = 4;
 /// Layers past the target's own sum (in steps of 2): the slack for leftover small tiles.
 pub const EXTRA_LAYERS: u32 = 48;
 
-/// A formation of locked big tiles (six, or five for `L5b`).
+/// A formation of locked big tiles (six, or five for `L5b` and `L5w`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Formation {
-    /// Its name: `442`, `L3`, `L3b` or `L5b`.
+    /// Its name: `442`, `L3`, `L3b`, `L5b` or `L5w`.
     pub name: &'static str,
     /// The locked cells (cell `4 * row + col`), largest tile first: the order the tiles
     /// stand in when the formation is built (each locked tile larger than the next).
@@ -176,8 +176,8 @@ impl Formation {
     /// stand-ins are ranks 15 down (to 10 for six), all above every free tile, except that
     /// the cell `smallest_at` (always the last locked cell) holds the target itself: so 1024
     /// (rank 10) where that cell holds the target's twin (`442`, `L3b`: the stand-ins 2048 to
-    /// 32768 above it) or where five are locked (`L5b`, the smallest stand-in 2048), else
-    /// 512.
+    /// 32768 above it) or where five are locked (`L5b`, `L5w`: the smallest stand-in 2048),
+    /// else 512.
     pub fn max_target(&self) -> u8 {
         if self.smallest_at.is_some() {
             MAX_TARGET_RANK
@@ -828,7 +828,7 @@ impl Tables {
 
     /// The table's move on `board`, when a table applies: the formation's count of largest
     /// tiles (six, or five) are distinct, every other tile is smaller than the table's
-    /// target, the smallest of them is the target (or, for `L5b`, its double), and in one
+    /// target, the smallest of them is the target (for `L5w` too; for `L5b`, its double), and in one
     /// of the eight symmetric views they stand in that table's locked cells (the smallest
     /// where the formation wants it). Every legal move that keeps them in place must be in
     /// the table (else no answer from it; a won position a chained table does not hold is

@@ -15,6 +15,11 @@
 //! Opening a file reads it once, a block at a time: the checksum is computed and every
 //! layer's structure checked (the runs, and the low halves ascending within each run) as
 //! [`Table::read_file`] checks them, so a defect is refused at the start, never met in play.
+//! A file is trusted from then on: one cut short is caught at the next lookup (below), one
+//! replaced by a rename keeps being served from the file opened, but one rewritten in place
+//! would be served as it now reads. Tables are written by a rename (`2048 tables`,
+//! `table-convert`), never in place.
+//!
 //! A lookup that cannot read the file afterwards answers "not held" and is kept:
 //! [`FileTable::failure`] (and [`crate::endgame::Tables::failure`]) report it, and the play
 //! API refuses to report a run that met one.
@@ -258,7 +263,7 @@ mod tests {
     /// `t` written to a fresh file and served from it, with lookups narrowed down to `span`
     /// low halves before the last read.
     fn served(t: &Table, name: &str, span: u64) -> (FileTable, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("b48t-served-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("b48t-served-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, t.encode()).unwrap();
@@ -300,12 +305,13 @@ mod tests {
         assert!(u64::from(longest) > SPAN, "runs of at most {longest}");
         // 8.2 M positions: a sample of them (every 17th, every 101st).
         for (span, every) in [(SPAN, 17), (3, 101), (1, 101)] {
-            let (f, _) = served(&six, "six.b48t", span);
+            let (f, path) = served(&six, "six.b48t", span);
             same_answers(&six, &f, every);
+            std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
         }
         let next = Table::build(Formation::BLOCK_BESIDE, 4, none).unwrap();
         let five = Table::build_chained(Formation::FIVE_BLOCK, 4, Some(&next), none).unwrap();
-        let (f5, _) = served(&five, "five.b48t", SPAN);
+        let (f5, five_path) = served(&five, "five.b48t", SPAN);
         let (fnext, path) = served(&next, "next.b48t", 2);
         same_answers(&five, &f5, 1);
         // The chained value of a won position the L5b table never made comes from the
@@ -326,7 +332,9 @@ mod tests {
         }
         assert!(file.advise(". . . ./2 . . ./. 4 32 64/2 128 256 512".parse().unwrap()).is_some());
         assert_eq!(file.failure(), None);
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+        for p in [path, five_path] {
+            std::fs::remove_dir_all(p.parent().unwrap()).unwrap();
+        }
     }
 
     #[test]

@@ -51,10 +51,26 @@ impl<E> From<std::io::Error> for SpillError<E> {
     }
 }
 
-/// The work files of one build.
+/// The work files of one build, removed when it is dropped (the build done, failed or
+/// unwinding from a panic; a killed process leaves them).
 struct Work {
     dir: PathBuf,
     stem: String,
+    layers: usize,
+}
+
+impl Drop for Work {
+    fn drop(&mut self) {
+        for i in 0..self.layers {
+            let _ = std::fs::remove_file(self.path("keys", i));
+            let _ = std::fs::remove_file(self.path("values", i));
+        }
+    }
+}
+
+/// An I/O error naming the file it met.
+fn at(path: &Path) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
+    move |e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 impl Work {
@@ -63,40 +79,55 @@ impl Work {
     }
 
     fn write_keys(&self, i: usize, k: &KeySet) -> std::io::Result<()> {
-        let (highs, starts, lows) = k.parts();
-        let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(self.path("keys", i))?);
-        for part in [highs, starts, lows] {
-            w.write_all(&(part.len() as u64).to_le_bytes())?;
-            write_u32s(&mut w, part)?;
-        }
-        w.flush()
+        let path = self.path("keys", i);
+        let write = || -> std::io::Result<()> {
+            let (highs, starts, lows) = k.parts();
+            let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
+            for part in [highs, starts, lows] {
+                w.write_all(&(part.len() as u64).to_le_bytes())?;
+                write_u32s(&mut w, part)?;
+            }
+            w.flush()
+        };
+        write().map_err(at(&path))
     }
 
     fn read_keys(&self, i: usize) -> std::io::Result<KeySet> {
-        let mut r = BufReader::with_capacity(1 << 20, std::fs::File::open(self.path("keys", i))?);
-        let mut part = || -> std::io::Result<Vec<u32>> {
-            let mut len = [0u8; 8];
-            r.read_exact(&mut len)?;
-            let mut bytes = vec![0u8; 4 * u64::from_le_bytes(len) as usize];
-            r.read_exact(&mut bytes)?;
-            Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+        let path = self.path("keys", i);
+        let read = || -> std::io::Result<KeySet> {
+            let file = std::fs::File::open(&path)?;
+            let size = file.metadata()?.len();
+            let mut r = BufReader::with_capacity(1 << 20, file);
+            let mut part = || -> std::io::Result<Vec<u32>> {
+                let mut len = [0u8; 8];
+                r.read_exact(&mut len)?;
+                let len = u64::from_le_bytes(len);
+                if len > size / 4 {
+                    return Err(std::io::Error::other(format!("{len} words, past the end")));
+                }
+                let mut bytes = vec![0u8; 4 * len as usize];
+                r.read_exact(&mut bytes)?;
+                Ok(bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                    .collect())
+            };
+            let (highs, starts, lows) = (part()?, part()?, part()?);
+            KeySet::from_parts(highs, starts, lows).map_err(std::io::Error::other)
         };
-        let (highs, starts, lows) = (part()?, part()?, part()?);
-        KeySet::from_parts(highs, starts, lows)
-            .map_err(|e| std::io::Error::other(format!("work file for layer {i}: {e}")))
+        read().map_err(at(&path))
     }
 
     fn write_values(&self, i: usize, v: &[u16]) -> std::io::Result<()> {
+        let path = self.path("values", i);
         let mut bytes = Vec::with_capacity(2 * v.len());
         v.iter().for_each(|x| bytes.extend_from_slice(&x.to_le_bytes()));
-        std::fs::write(self.path("values", i), bytes)
+        std::fs::write(&path, bytes).map_err(at(&path))
     }
 
-    fn remove(&self, n: usize) {
-        for i in 0..n {
-            let _ = std::fs::remove_file(self.path("keys", i));
-            let _ = std::fs::remove_file(self.path("values", i));
-        }
+    fn read_values(&self, i: usize) -> std::io::Result<Vec<u8>> {
+        let path = self.path("values", i);
+        std::fs::read(&path).map_err(at(&path))
     }
 }
 
@@ -113,7 +144,8 @@ fn write_u32s(w: &mut impl Write, v: &[u32]) -> std::io::Result<()> {
 /// `out` ([`Table::write_to`]'s form); returns `out` and the table's figures.
 /// `progress(pass, layers done, layers, positions so far)` is called as layers finish (the
 /// `"forward"` pass, the `"backward"` one, then `"write"`), and an error it returns stops
-/// the build. The work files are removed whether the build succeeds or not.
+/// the build. The work files are removed whether the build succeeds or not (not if the
+/// process is killed). An I/O error names the file it met.
 pub fn build_to_file<W: Write, E>(
     f: Formation,
     target: u8,
@@ -128,12 +160,10 @@ pub fn build_to_file<W: Write, E>(
         f.then.map(|name| (name, target)),
         "the table that values a won position"
     );
-    let n = Table::layer_count(target);
+    let layers = Table::layer_count(target);
     let stem = format!("{}-{}.{}", f.name, 1u32 << target, std::process::id());
-    let work = Work { dir: dir.to_path_buf(), stem };
-    let r = passes(&f, target, then, &work, out, &mut progress);
-    work.remove(n);
-    r
+    let work = Work { dir: dir.to_path_buf(), stem, layers };
+    passes(&f, target, then, &work, out, &mut progress)
 }
 
 fn passes<W: Write, E>(
@@ -194,7 +224,7 @@ fn passes<W: Write, E>(
         s.write_u32s(highs)?;
         s.write_u32s(starts)?;
         s.write_u32s(lows)?;
-        let values = std::fs::read(work.path("values", i))?;
+        let values = work.read_values(i)?;
         if values.len() != 2 * k.len() {
             return Err(SpillError::Io(format!("work file for layer {i}: values cut short")));
         }

@@ -20,7 +20,8 @@ pub struct TablesRequest {
     /// locked stand-ins all stay above a 1024).
     pub target: u32,
     /// The table file that values a won position, for `L5b`: the `L3b` table for the same
-    /// target (from `2048 tables`).
+    /// target (from `2048 tables`; read whole, or served from its file by
+    /// [`tables_on_disk`], which takes only the current form).
     pub then: Option<String>,
     /// Positions of the table's last layers checked against the plain recursion.
     pub verify: usize,
@@ -187,7 +188,7 @@ pub struct TableCount {
     pub layers: usize,
     /// Positions the table would hold.
     pub positions: u64,
-    /// The largest layer's positions, and its free-tile sum.
+    /// The largest layer's positions.
     pub largest_layer: u64,
     /// The free-tile sum of the largest layer.
     pub largest_sum: u32,
@@ -292,6 +293,10 @@ pub fn tables_on_disk(
             Progress::new(step as u64, Some(3 * n as u64))
                 .with_message(format!("{pass} pass, {p} positions")),
         );
+        // A `then` table that could not be read stops the build at the next layer.
+        if let Some(e) = then.as_ref().and_then(|t| t.failure()) {
+            return Err(Error::failed(format!("then: {e}")));
+        }
         ctl.check()
     });
     let (_, built) = r.map_err(|e| match e {
