@@ -934,20 +934,10 @@ impl Table {
     /// Writes [`Table::encode`]'s bytes to `w` a block at a time, so a table is written
     /// without a second copy of it in memory; returns `w`.
     pub fn write_to<W: std::io::Write>(&self, w: W) -> std::io::Result<W> {
-        use std::io::Write;
         let mut s = bits::sealed::SealedWriter::new(w);
-        s.write_all(MAGIC)?;
-        s.write_all(&[self.formation.name.len() as u8])?;
-        s.write_all(self.formation.name.as_bytes())?;
-        s.write_all(&[self.target])?;
-        s.write_all(&(self.keys.len() as u32).to_le_bytes())?;
+        write_head(&mut s, &self.formation, self.target)?;
         for (k, v) in self.keys.iter().zip(&self.values) {
-            let (highs, starts, lows) = k.parts();
-            s.write_all(&(k.len() as u64).to_le_bytes())?;
-            s.write_all(&(highs.len() as u32).to_le_bytes())?;
-            s.write_u32s(highs)?;
-            s.write_u32s(starts)?;
-            s.write_u32s(lows)?;
+            write_layer_keys(&mut s, k)?;
             s.write_u16s(v)?;
         }
         s.finish()
@@ -994,6 +984,36 @@ impl Table {
         }
         Ok(Table { formation, target, keys, values })
     }
+}
+
+/// The file form's head ([`Table::encode`]): the magic, the formation's name, the target
+/// and the layer count.
+pub(crate) fn write_head<W: std::io::Write>(
+    s: &mut bits::sealed::SealedWriter<W>,
+    f: &Formation,
+    target: u8,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    s.write_all(MAGIC)?;
+    s.write_all(&[f.name.len() as u8])?;
+    s.write_all(f.name.as_bytes())?;
+    s.write_all(&[target])?;
+    s.write_all(&(Table::layer_count(target) as u32).to_le_bytes())
+}
+
+/// A layer's positions in the file form: their count, the run count and the key set's
+/// parts (its chances follow).
+pub(crate) fn write_layer_keys<W: std::io::Write>(
+    s: &mut bits::sealed::SealedWriter<W>,
+    k: &KeySet,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let (highs, starts, lows) = k.parts();
+    s.write_all(&(k.len() as u64).to_le_bytes())?;
+    s.write_all(&(highs.len() as u32).to_le_bytes())?;
+    s.write_u32s(highs)?;
+    s.write_u32s(starts)?;
+    s.write_u32s(lows)
 }
 
 /// Opens the table file at `path` (a regular file) and reads its body once, a block at a

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::endgame::{quantize, unquantize, Formation, Held, Table, MAGIC};
+use crate::endgame::{quantize, unquantize, write_head, write_layer_keys, Formation, Held, Table};
 use crate::keyset::KeySet;
 
 /// The figures of a table built by [`build_to_file`].
@@ -211,19 +211,10 @@ fn passes<W: Write, E>(
     drop((keys, values));
     // The file, in layer order, each layer's pieces copied and deleted.
     let mut s = bits::sealed::SealedWriter::new(out);
-    s.write_all(MAGIC)?;
-    s.write_all(&[f.name.len() as u8])?;
-    s.write_all(f.name.as_bytes())?;
-    s.write_all(&[target])?;
-    s.write_all(&(n as u32).to_le_bytes())?;
+    write_head(&mut s, f, target)?;
     for i in 0..n {
         let k = work.read_keys(i)?;
-        let (highs, starts, lows) = k.parts();
-        s.write_all(&(k.len() as u64).to_le_bytes())?;
-        s.write_all(&(highs.len() as u32).to_le_bytes())?;
-        s.write_u32s(highs)?;
-        s.write_u32s(starts)?;
-        s.write_u32s(lows)?;
+        write_layer_keys(&mut s, &k)?;
         let values = work.read_values(i)?;
         if values.len() != 2 * k.len() {
             return Err(SpillError::Io(format!("work file for layer {i}: values cut short")));
