@@ -135,7 +135,9 @@ enum Twenty48Command {
         bitarcade 2048 tables --formation L5w --target 1024 --count   (size it first: 2.08 G \
         positions, a 12.5 GB file)\n  \
         bitarcade 2048 tables --formation L5w --target 1024 --work-dir /data/work \
-        --out /data/L5w-1024.b48t   (the layers on disk while it is built)\n\n\
+        --out /data/L5w-1024.b48t   (the layers on disk while it is built)\n  \
+        bitarcade 2048 tables --target 512 --slack 192 --out /data/L3b-512-s192.b48t   (lines \
+        may leave 192 in small tiles beside the 512 instead of 96)\n\n\
         Formations: 442 locks the bottom row and the two right cells above it (a snake; the \
         target counts at row 3, column 2, beside the smallest locked tile); L3 locks the 3x2 \
         block of rows 3-4, columns 2-4 (the target counts in any free cell); L3b is the same \
@@ -589,6 +591,11 @@ struct TablesArgs {
     /// is killed leaves its work files (`*.keys.N`, `*.values.N`) in DIR.
     #[arg(long, value_name = "DIR", conflicts_with = "count")]
     work_dir: Option<PathBuf>,
+    /// The free-tile sum a position may hold past the target's own (its leftover small
+    /// tiles) before it counts as lost: even, 2 to 1024. More slack holds more positions
+    /// (more layers) and loses fewer lines to the cut. The file records it.
+    #[arg(long, value_name = "SUM", default_value_t = TablesRequest::default().slack)]
+    slack: u32,
     /// Positions of the last layers checked against the plain recursion before the file is
     /// trusted.
     #[arg(long, default_value_t = TablesRequest::default().verify as u64,
@@ -609,6 +616,7 @@ fn tables(a: TablesArgs) -> CliResult {
         then: a.then.as_ref().map(|p| p.display().to_string()),
         verify: a.verify as usize,
         seed: a.seed.seed,
+        slack: a.slack,
     };
     if a.count {
         req.shape()?;

@@ -699,6 +699,23 @@ fn endgame_tables_build_check_and_advise() {
         (Some(positions), r["layers"].as_u64())
     );
     assert_eq!(c["file_bytes"].as_u64(), Some(6 * positions));
+    assert_eq!((r["slack"].as_u64(), c["slack"].as_u64()), (Some(96), Some(96)));
+    // A slack of 40: 28 layers fewer, counted and built alike, and the file says so.
+    let narrow = dir.join("442-16-s40.b48t").display().to_string();
+    let mut args = vec!["2048", "tables", "--formation", "442", "--target", "16", "--json"];
+    args.extend(["--slack", "40"]);
+    let run40 = |extra: &[&str]| {
+        let mut a = args.clone();
+        a.extend_from_slice(extra);
+        json(&bitarcade(&a))
+    };
+    let (c40, r40) = (run40(&["--count"]), run40(&["--out", &narrow]));
+    let layers = r["layers"].as_u64().unwrap();
+    assert_eq!((r40["layers"].as_u64(), r40["slack"].as_u64()), (Some(layers - 28), Some(40)));
+    assert_eq!(c40["positions"], r40["positions"]);
+    assert!(r40["positions"].as_u64().unwrap() < positions, "{r40}");
+    let info40 = json(&bitarcade(&["2048", "table-info", &narrow, "--json"]));
+    assert_eq!(info40["slack"].as_u64(), Some(40));
     // The chances are held in 16 bits: within half a step (1/131,070) of the recursion's.
     assert!(r["worst_difference"].as_f64().unwrap() < 0.5 / 65_535.0 + 1e-6);
     // The snake with 16 to build beside its smallest locked tile: the table answers, with
@@ -768,6 +785,9 @@ fn endgame_tables_build_check_and_advise() {
         (vec!["2048", "tables", "--formation", "T4", "--count"], "formation"),
         (vec!["2048", "tables", "--target", "16"], "--out"),
         (vec!["2048", "tables", "--target", "2048", "--out", &file], "target: 2048"),
+        (vec!["2048", "tables", "--target", "16", "--slack", "97", "--out", &file], "slack: 97"),
+        (vec!["2048", "tables", "--target", "16", "--slack", "0", "--count"], "slack: 0"),
+        (vec!["2048", "tables", "--slack", "2000", "--count"], "slack: 2000"),
         (vec!["2048", "tables", "--formation", "L3", "--target", "1024", "--out", &file], "L3"),
         (vec!["2048", "best", board, "--tables", &bad], "bad.b48t"),
         (vec!["2048", "table-info", &bad], "bad.b48t"),

@@ -28,7 +28,8 @@
 //!    to `BASE_SUM` (a 4, or two 2s). Each layer is expanded once (every empty cell, a 2 and
 //!    a 4, every move that keeps the locked tiles in place), sorted and deduplicated.
 //!    Positions where the target stands are not expanded. The last layer holds free-tile
-//!    sum `T + 96` (96 of slack): beyond it a position counts as a failure.
+//!    sum `T + slack` ([`SLACK`], 96, unless the build is given another): beyond it a
+//!    position counts as a failure.
 //! 2. **Backward.** From the last layer down, a position's value is 1 if the target stands,
 //!    else the mean over its empty cells of `0.9 max_m V(move m after a 2) + 0.1 max_m
 //!    V(move m after a 4)`, where `m` ranges over the moves that change the board and keep
@@ -47,8 +48,12 @@ pub use crate::served::FileTable;
 
 /// The free-tile sum of layer 0.
 pub const BASE_SUM: u32 = 4;
-/// Layers past the target's own sum (in steps of 2): the slack for leftover small tiles.
-pub const EXTRA_LAYERS: u32 = 48;
+/// The default slack: the free-tile sum a table holds past its target's own (leftover small
+/// tiles), 96, in 48 layers. A table may be built with more ([`Table::layers_for`]); its file
+/// says how many layers it has.
+pub const SLACK: u32 = 96;
+/// The largest slack a table may have (its file is refused past it).
+pub const MAX_SLACK: u32 = 1024;
 
 /// A formation of locked big tiles (six, or five for `L5b` and `L5w`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +125,7 @@ impl Formation {
     /// the target at (2,1) itself; one rank below it at (1,1) and (2,0), the cells beside it;
     /// two below in the rest of rows 1-3; three below in row 0. For 512: 683 M positions.
     /// As in every table, a position whose free tiles (the built target among them) sum
-    /// past the target + 96 counts as lost, won or not.
+    /// past the target + its slack ([`SLACK`]) counts as lost, won or not.
     pub const FIVE_BLOCK: Formation = Formation {
         name: "L5b",
         locked: &[15, 14, 13, 10, 11],
@@ -326,6 +331,8 @@ pub trait Held {
     fn stored(&self, i: usize, free: u64) -> Option<u16>;
     /// The positions in layer `i` (0 past the last layer).
     fn layer_len(&self, i: usize) -> usize;
+    /// The number of layers (its target's sum plus its slack, [`Table::layers_for`]).
+    fn layers(&self) -> usize;
     /// The `k`-th position of layer `i` in key order (`k` below [`Held::layer_len`]).
     fn position(&self, i: usize, k: usize) -> Option<u64>;
 
@@ -342,7 +349,7 @@ pub trait Held {
             return Some(0.0);
         }
         let i = layer_of(free)?;
-        if i >= Table::layer_count(target) {
+        if i >= self.layers() {
             return Some(0.0);
         }
         self.stored(i, free).map(unquantize)
@@ -386,6 +393,10 @@ impl Held for Table {
         self.keys.get(i).map_or(0, KeySet::len)
     }
 
+    fn layers(&self) -> usize {
+        self.keys.len()
+    }
+
     fn position(&self, i: usize, k: usize) -> Option<u64> {
         let layer = self.keys.get(i)?;
         (k < layer.len()).then(|| layer.get(k))
@@ -404,7 +415,7 @@ pub fn verify_sample(
     then: Option<&(dyn Held + Sync)>,
 ) -> f64 {
     let mut rng = bits::Rng::new(seed);
-    let n = Table::layer_count(t.target());
+    let n = t.layers();
     let mut layers: Vec<usize> = (0..n).filter(|&i| t.layer_len(i) > 0).collect();
     layers.drain(..layers.len().saturating_sub(top));
     let mut reference = Reference::chained(*t.formation(), t.target(), n, then);
@@ -420,9 +431,28 @@ pub fn verify_sample(
 }
 
 impl Table {
-    /// The number of layers of a table for `target`.
+    /// The number of layers of a table for `target` with the default slack ([`SLACK`]).
     pub fn layer_count(target: u8) -> usize {
-        ((1usize << target) - BASE_SUM as usize) / 2 + 1 + EXTRA_LAYERS as usize
+        Self::layers_for(target, SLACK)
+    }
+
+    /// The number of layers of a table for `target` whose last layer holds the free-tile sum
+    /// `2^target + slack` (`slack` even).
+    pub fn layers_for(target: u8, slack: u32) -> usize {
+        ((1usize << target) - BASE_SUM as usize) / 2 + 1 + (slack / 2) as usize
+    }
+
+    /// The slack of a table for `target` with `layers` layers ([`Table::layers_for`]'s
+    /// inverse), if `layers` is one such a table can have (a slack from 2 to [`MAX_SLACK`]).
+    pub fn slack_of(target: u8, layers: usize) -> Option<u32> {
+        let base = Self::layers_for(target, 0);
+        let extra = layers.checked_sub(base)?;
+        (1..=(MAX_SLACK / 2) as usize).contains(&extra).then_some(2 * extra as u32)
+    }
+
+    /// The table's slack (see [`Table::layers_for`]).
+    pub fn slack(&self) -> u32 {
+        Self::slack_of(self.target, self.keys.len()).expect("a table's layers fit its slack")
     }
 
     /// Builds the table; `progress(pass, layers done, layers, positions so far)` is called
@@ -446,7 +476,20 @@ impl Table {
         then: Option<&Table>,
         progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
     ) -> Result<Table, E> {
-        let (keys, exact) = Self::build_exact(f, target, then, progress)?;
+        Self::build_with(f, target, SLACK, then, progress)
+    }
+
+    /// [`Table::build_chained`] with `slack` (even, 2 to [`MAX_SLACK`]) in place of the
+    /// default [`SLACK`]: the free-tile sum past the target's that a position may hold.
+    pub fn build_with<E>(
+        f: Formation,
+        target: u8,
+        slack: u32,
+        then: Option<&Table>,
+        progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
+    ) -> Result<Table, E> {
+        let n = Self::layers_for(target, slack);
+        let (keys, exact) = Self::build_exact(f, target, n, then, progress)?;
         // Every layer is valued in full precision first, then held in 16 bits.
         let values = exact.into_iter().map(|v| v.into_iter().map(quantize).collect()).collect();
         Ok(Table { formation: f, target, keys, values })
@@ -457,19 +500,20 @@ impl Table {
     fn build_exact<E>(
         f: Formation,
         target: u8,
+        n: usize,
         then: Option<&Table>,
         mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
     ) -> Result<(Vec<KeySet>, Vec<Vec<f32>>), E> {
         assert!((3..=f.max_target()).contains(&target), "target rank {target}");
+        assert!(Self::slack_of(target, n).is_some(), "{n} layers for target rank {target}");
         assert_eq!(
             then.map(|t| (t.formation.name, t.target)),
             f.then.map(|name| (name, target)),
             "the table that values a won position"
         );
-        let n = Self::layer_count(target);
         let mut keys: Vec<KeySet> = Vec::with_capacity(n);
         let mut total = 0;
-        Self::forward(&f, target, |i, layer, so_far| {
+        Self::forward(&f, target, n, |i, layer, so_far| {
             // Kept to the end at 4 bytes a position instead of 8.
             keys.push(KeySet::from_sorted(layer));
             total = so_far;
@@ -488,15 +532,15 @@ impl Table {
         Ok((keys, values))
     }
 
-    /// The forward pass: every layer's positions, sorted and distinct, given to `each(i,
-    /// layer, positions so far)` in order as it is made (then dropped); an error it returns
-    /// stops the pass.
+    /// The forward pass over `n` layers: every layer's positions, sorted and distinct,
+    /// given to `each(i, layer, positions so far)` in order as it is made (then dropped); an
+    /// error it returns stops the pass.
     pub(crate) fn forward<E>(
         f: &Formation,
         target: u8,
+        n: usize,
         mut each: impl FnMut(usize, &[u64], u64) -> Result<(), E>,
     ) -> Result<(), E> {
-        let n = Self::layer_count(target);
         let free_cells = f.free_cells();
         // Layer 0: a 4 in any free cell, or two 2s in any two.
         let mut pending: Vec<Vec<u64>> = vec![Vec::new(); n + 2];
@@ -542,15 +586,18 @@ impl Table {
     /// The positions of each layer a table for `f` and `target` would hold, by the build's
     /// forward pass alone (each layer dropped once counted, so a table far larger than memory
     /// can be sized); `progress(layers done, layers, positions so far)` as layers finish.
+    /// `slack` as in [`Table::build_with`].
     pub fn count<E>(
         f: Formation,
         target: u8,
+        slack: u32,
         mut progress: impl FnMut(usize, usize, u64) -> Result<(), E>,
     ) -> Result<Vec<u64>, E> {
         assert!((3..=f.max_target()).contains(&target), "target rank {target}");
-        let n = Self::layer_count(target);
+        let n = Self::layers_for(target, slack);
+        assert!(Self::slack_of(target, n) == Some(slack), "slack {slack}");
         let mut sizes = Vec::with_capacity(n);
-        Self::forward(&f, target, |i, layer, total| {
+        Self::forward(&f, target, n, |i, layer, total| {
             sizes.push(layer.len() as u64);
             progress(i + 1, n, total)
         })?;
@@ -767,6 +814,13 @@ impl Held for Served {
         }
     }
 
+    fn layers(&self) -> usize {
+        match self {
+            Served::Memory(t) => t.layers(),
+            Served::File(t) => t.layers(),
+        }
+    }
+
     fn position(&self, i: usize, k: usize) -> Option<u64> {
         match self {
             Served::Memory(t) => t.position(i, k),
@@ -935,7 +989,7 @@ impl Table {
     /// without a second copy of it in memory; returns `w`.
     pub fn write_to<W: std::io::Write>(&self, w: W) -> std::io::Result<W> {
         let mut s = bits::sealed::SealedWriter::new(w);
-        write_head(&mut s, &self.formation, self.target)?;
+        write_head(&mut s, &self.formation, self.target, self.keys.len())?;
         for (k, v) in self.keys.iter().zip(&self.values) {
             write_layer_keys(&mut s, k)?;
             s.write_u16s(v)?;
@@ -964,8 +1018,7 @@ impl Table {
     fn parse(r: impl std::io::Read, len: usize, block: usize) -> Result<Table, TableFileError> {
         let bad = |m: String| TableFileError(m);
         let mut body = Body { r, at: 0, len, buf: vec![0u8; block] };
-        let (v1, formation, target) = body.header()?;
-        let n = Self::layer_count(target);
+        let (v1, formation, target, n) = body.header()?;
         let (mut keys, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for i in 0..n {
             let count = body.u64("layer size")?;
@@ -987,18 +1040,19 @@ impl Table {
 }
 
 /// The file form's head ([`Table::encode`]): the magic, the formation's name, the target
-/// and the layer count.
+/// and the layer count (its target's and its slack's, [`Table::layers_for`]).
 pub(crate) fn write_head<W: std::io::Write>(
     s: &mut bits::sealed::SealedWriter<W>,
     f: &Formation,
     target: u8,
+    layers: usize,
 ) -> std::io::Result<()> {
     use std::io::Write;
     s.write_all(MAGIC)?;
     s.write_all(&[f.name.len() as u8])?;
     s.write_all(f.name.as_bytes())?;
     s.write_all(&[target])?;
-    s.write_all(&(Table::layer_count(target) as u32).to_le_bytes())
+    s.write_all(&(layers as u32).to_le_bytes())
 }
 
 /// A layer's positions in the file form: their count, the run count and the key set's
@@ -1086,9 +1140,10 @@ pub(crate) struct Body<R> {
 type LayerResult<T> = Result<T, String>;
 
 impl<R: std::io::Read> Body<R> {
-    /// The file's header: its form (`true` for the first, [`MAGIC_V1`]), formation and
-    /// target, the layer count checked against the target's.
-    pub(crate) fn header(&mut self) -> Result<(bool, Formation, u8), TableFileError> {
+    /// The file's header: its form (`true` for the first, [`MAGIC_V1`]), formation,
+    /// target and layer count, checked against the target's (a slack from 2 to
+    /// [`MAX_SLACK`]; the first form has only the default [`SLACK`]).
+    pub(crate) fn header(&mut self) -> Result<(bool, Formation, u8, usize), TableFileError> {
         let bad = |m: String| TableFileError(m);
         let body = self;
         let mut magic = [0u8; 8];
@@ -1111,14 +1166,20 @@ impl<R: std::io::Read> Body<R> {
             return Err(bad(format!("target rank {target} out of range for {name}")));
         }
         let n = body.u32("layer count")? as usize;
-        if n != Table::layer_count(target) {
+        let fits =
+            if v1 { n == Table::layer_count(target) } else { Table::slack_of(target, n).is_some() };
+        if !fits {
+            let (least, most) = if v1 {
+                (Table::layer_count(target), Table::layer_count(target))
+            } else {
+                (Table::layers_for(target, 2), Table::layers_for(target, MAX_SLACK))
+            };
             return Err(bad(format!(
-                "{n} layers, a target of {} has {}",
-                1 << target,
-                Table::layer_count(target)
+                "{n} layers, a target of {} has {least} to {most}",
+                1 << target
             )));
         }
-        Ok((v1, formation, target))
+        Ok((v1, formation, target, n))
     }
 
     /// Fills `buf` with the next bytes; running out is [`bits::sealed::Truncated`] naming
@@ -1307,19 +1368,21 @@ mod tests {
         }
     }
 
-    /// Every position of the formation's tables for 8 and 16 against the plain recursion,
-    /// and the file form round trip (one test per formation, so the test threads share them).
+    /// Every position of the formation's tables for 8 and 16 (and for 16 with a slack of 40
+    /// instead of 96) against the plain recursion, and the file form round trip (one test
+    /// per formation, so the test threads share them).
     fn small_tables_equal_the_plain_recursion_everywhere(f: Formation) {
-        for target in [3u8, 4] {
+        for (target, slack) in [(3u8, SLACK), (4, SLACK), (4, 40)] {
             let then = f.then.map(|name| {
                 let g = Formation::named(name).unwrap();
                 Table::build(g, target, |_, _, _, _| Ok::<(), ()>(())).unwrap()
             });
             let none = |_: &str, _, _, _| Ok::<(), ()>(());
-            let t = Table::build_chained(f, target, then.as_ref(), none).unwrap();
-            let (keys, exact) = Table::build_exact(f, target, then.as_ref(), none).unwrap();
+            let t = Table::build_with(f, target, slack, then.as_ref(), none).unwrap();
+            let n = Table::layers_for(target, slack);
+            let (keys, exact) = Table::build_exact(f, target, n, then.as_ref(), none).unwrap();
             assert!(!t.is_empty());
-            assert_eq!(keys, t.keys);
+            assert_eq!((&keys, t.slack()), (&t.keys, slack));
             let mut checked = 0;
             let then_held = then.as_ref().map(|t| t as &(dyn Held + Sync));
             let mut reference = Reference::chained(f, target, t.keys.len(), then_held);
@@ -1337,6 +1400,7 @@ mod tests {
             }
             assert!(checked > 100, "{checked}");
             let back = Table::decode(&t.encode()).unwrap();
+            assert_eq!(back.slack(), slack);
             assert_eq!((back.keys, back.values), (t.keys.clone(), t.values.clone()));
             let mut bytes = t.encode();
             bytes[20] ^= 1;
@@ -1371,10 +1435,16 @@ mod tests {
 
     #[test]
     fn the_count_is_the_number_of_positions_the_build_holds() {
-        for (f, target) in [(Formation::BLOCK_BESIDE, 5), (Formation::FIVE_WHOLE, 5)] {
-            let t = Table::build(f, target, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+        let cases = [
+            (Formation::BLOCK_BESIDE, 5, SLACK),
+            (Formation::FIVE_WHOLE, 5, SLACK),
+            (Formation::BLOCK_BESIDE, 5, 150),
+        ];
+        for (f, target, slack) in cases {
+            let t =
+                Table::build_with(f, target, slack, None, |_, _, _, _| Ok::<(), ()>(())).unwrap();
             let mut seen = 0;
-            let sizes = Table::count(f, target, |done, n, _| {
+            let sizes = Table::count(f, target, slack, |done, n, _| {
                 seen = done;
                 assert_eq!(n, t.keys.len());
                 Ok::<(), ()>(())
@@ -1558,7 +1628,9 @@ mod tests {
         assert_eq!((&back.keys, &back.values), (&t.keys, &t.values));
         // The first form, written from the build's full-precision values, reads as the same
         // table, its values held in 16 bits as it is read.
-        let (keys, exact) = Table::build_exact(Formation::BLOCK_BESIDE, 5, None, none).unwrap();
+        let (keys, exact) =
+            Table::build_exact(Formation::BLOCK_BESIDE, 5, Table::layer_count(5), None, none)
+                .unwrap();
         let old = plain_encode_v1(Formation::BLOCK_BESIDE, 5, &keys, &exact);
         std::fs::write(&path, &old).unwrap();
         for back in [Table::read_file(&path).unwrap(), Table::decode(&old).unwrap()] {
@@ -1609,6 +1681,10 @@ mod tests {
             (
                 resealed(&bytes, |b| b[13..17].copy_from_slice(&1u32.to_le_bytes())),
                 "1 layers, a target of 32 has",
+            ),
+            (
+                resealed(&bytes, |b| b[13..17].copy_from_slice(&10_000u32.to_le_bytes())),
+                "10000 layers, a target of 32 has 16 to 527",
             ),
             // The first run's first two keys swapped, then the first repeated.
             (resealed(&bytes, |b| swap(b, lows, lows + 4, 4)), "layer 0: keys not sorted"),
@@ -1684,8 +1760,14 @@ mod tests {
             (Formation::BLOCK, 0x5d38_ed1c_fb56_a0a9),
             (Formation::BLOCK_BESIDE, 0x1ce9_9584_c8eb_a943),
         ] {
-            let (keys, values) =
-                Table::build_exact(f, 3, None, |_, _, _, _| Ok::<(), ()>(())).unwrap();
+            let (keys, values) = Table::build_exact(
+                f,
+                3,
+                Table::layer_count(3),
+                None,
+                |_, _, _, _| Ok::<(), ()>(()),
+            )
+            .unwrap();
             let bytes = plain_encode_v1(f, 3, &keys, &values);
             let tail: [u8; 8] = bytes[bytes.len() - 8..].try_into().unwrap();
             assert_eq!(u64::from_le_bytes(tail), sum, "{}", f.name);

@@ -30,7 +30,7 @@
 use std::os::unix::fs::FileExt;
 use std::sync::{Arc, OnceLock};
 
-use crate::endgame::{read_sealed, Body, Formation, Held, Table, TableFileError, READ_BLOCK};
+use crate::endgame::{read_sealed, Body, Formation, Held, TableFileError, READ_BLOCK};
 use crate::keyset::{strictly_ascending, KeySet};
 
 /// Low halves narrowed by single reads until at most this many are left, then read at once
@@ -69,7 +69,7 @@ pub struct FileTable {
 impl FileTable {
     /// Opens the table file at `path` and reads its index, checking the whole file on the
     /// way (the checksum, the header, every layer's runs and order), with the same errors as
-    /// [`Table::read_file`]. Only the current form ([`crate::endgame::MAGIC`]) is served from
+    /// [`crate::endgame::Table::read_file`]. Only the current form ([`crate::endgame::MAGIC`]) is served from
     /// its file: a first-form file is refused with the way to rewrite it.
     pub fn open(path: &std::path::Path) -> Result<FileTable, TableFileError> {
         let (index, file) = read_sealed(path, |r, len| index(r, len))?;
@@ -134,6 +134,10 @@ impl Held for FileTable {
         self.layers.get(i).map_or(0, |l| *l.starts.last().unwrap_or(&0) as usize)
     }
 
+    fn layers(&self) -> usize {
+        self.layers.len()
+    }
+
     fn position(&self, i: usize, k: usize) -> Option<u64> {
         let layer = self.layers.get(i)?;
         if k >= self.layer_len(i) {
@@ -191,13 +195,12 @@ fn index(
 ) -> Result<(Formation, u8, Vec<Layer>), TableFileError> {
     let bad = |m: String| TableFileError(m);
     let mut body = Body { r, at: 0, len, buf: vec![0u8; READ_BLOCK] };
-    let (v1, formation, target) = body.header()?;
+    let (v1, formation, target, n) = body.header()?;
     if v1 {
         return Err(bad("a first-form table (B48END01) is only read whole into memory: \
                         rewrite it with `bitarcade 2048 table-convert`"
             .into()));
     }
-    let n = Table::layer_count(target);
     let mut layers = Vec::with_capacity(n);
     for i in 0..n {
         let count = body.u64("layer size")?;
@@ -254,7 +257,7 @@ fn index(
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::endgame::{Served, Tables};
+    use crate::endgame::{Served, Table, Tables};
 
     fn none(_: &str, _: usize, _: usize, _: u64) -> Result<(), ()> {
         Ok(())
@@ -276,6 +279,7 @@ mod tests {
     /// (one low bit or one tile changed) answer as in memory, held or not.
     fn same_answers(t: &Table, f: &FileTable, every: usize) {
         assert_eq!((f.formation(), f.target(), f.len()), (&t.formation, t.target, t.len()));
+        assert_eq!(f.layers(), t.layers());
         let mut misses = 0;
         for (i, layer) in t.keys.iter().enumerate() {
             for (k, p) in layer.iter().enumerate().step_by(every) {
@@ -309,6 +313,13 @@ mod tests {
             same_answers(&six, &f, every);
             std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
         }
+        // A slack of 40 instead of 96: the file's layers, and a position past them lost.
+        let wide = Table::build_with(Formation::BLOCK_BESIDE, 4, 40, None, none).unwrap();
+        let (f, path) = served(&wide, "wide.b48t", SPAN);
+        same_answers(&wide, &f, 1);
+        let past = 4u64 | 4 << 4 | 4 << 8 | 4 << 12; // four 16s in row 0: sum 64 > 16 + 40
+        assert_eq!((Held::value(&f, past), wide.value(past)), (Some(0.0), Some(0.0)));
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
         let next = Table::build(Formation::BLOCK_BESIDE, 4, none).unwrap();
         let five = Table::build_chained(Formation::FIVE_BLOCK, 4, Some(&next), none).unwrap();
         let (f5, five_path) = served(&five, "five.b48t", SPAN);

@@ -139,8 +139,8 @@ fn write_u32s(w: &mut impl Write, v: &[u32]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Builds the table for `f` and `target` (`then` the table valuing its won positions, for
-/// a chained formation) with its layers on disk in `dir`, and writes the table file to
+/// Builds the table for `f`, `target` and `slack` ([`Table::build_with`]; `then` the table
+/// valuing its won positions, for a chained formation) with its layers on disk in `dir`, and writes the table file to
 /// `out` ([`Table::write_to`]'s form); returns `out` and the table's figures.
 /// `progress(pass, layers done, layers, positions so far)` is called as layers finish (the
 /// `"forward"` pass, the `"backward"` one, then `"write"`), and an error it returns stops
@@ -149,18 +149,20 @@ fn write_u32s(w: &mut impl Write, v: &[u32]) -> std::io::Result<()> {
 pub fn build_to_file<W: Write, E>(
     f: Formation,
     target: u8,
+    slack: u32,
     then: Option<&(dyn Held + Sync)>,
     dir: &Path,
     out: W,
     mut progress: impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
 ) -> Result<(W, Built), SpillError<E>> {
     assert!((3..=f.max_target()).contains(&target), "target rank {target}");
+    let layers = Table::layers_for(target, slack);
+    assert!(Table::slack_of(target, layers) == Some(slack), "slack {slack}");
     assert_eq!(
         then.map(|t| (t.formation().name, t.target())),
         f.then.map(|name| (name, target)),
         "the table that values a won position"
     );
-    let layers = Table::layer_count(target);
     let stem = format!("{}-{}.{}", f.name, 1u32 << target, std::process::id());
     let work = Work { dir: dir.to_path_buf(), stem, layers };
     passes(&f, target, then, &work, out, &mut progress)
@@ -174,9 +176,9 @@ fn passes<W: Write, E>(
     out: W,
     progress: &mut impl FnMut(&str, usize, usize, u64) -> Result<(), E>,
 ) -> Result<(W, Built), SpillError<E>> {
-    let n = Table::layer_count(target);
+    let n = work.layers;
     let mut total = 0;
-    Table::forward(f, target, |i, layer, so_far| {
+    Table::forward(f, target, n, |i, layer, so_far| {
         let k = KeySet::from_sorted(layer);
         work.write_keys(i, &k)?;
         total = so_far;
@@ -211,7 +213,7 @@ fn passes<W: Write, E>(
     drop((keys, values));
     // The file, in layer order, each layer's pieces copied and deleted.
     let mut s = bits::sealed::SealedWriter::new(out);
-    write_head(&mut s, f, target)?;
+    write_head(&mut s, f, target, n)?;
     for i in 0..n {
         let k = work.read_keys(i)?;
         write_layer_keys(&mut s, &k)?;
@@ -230,6 +232,7 @@ fn passes<W: Write, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::endgame::SLACK;
 
     fn none(_: &str, _: usize, _: usize, _: u64) -> Result<(), ()> {
         Ok(())
@@ -242,10 +245,14 @@ mod tests {
         let six = Table::build(Formation::BLOCK_BESIDE, 4, none).unwrap();
         let five = Table::build_chained(Formation::FIVE_BLOCK, 4, Some(&six), none).unwrap();
         let whole = Table::build(Formation::FIVE_WHOLE, 5, none).unwrap();
+        // A slack other than the default: its file says its layers.
+        let wide = Table::build_with(Formation::BLOCK_BESIDE, 4, 40, None, none).unwrap();
+        assert_eq!((wide.slack(), six.slack()), (40, SLACK));
         let then: Option<&(dyn Held + Sync)> = Some(&six);
-        for (t, then) in [(&six, None), (&five, then), (&whole, None)] {
+        for (t, then) in [(&six, None), (&five, then), (&whole, None), (&wide, None)] {
             let (bytes, built) =
-                build_to_file(t.formation, t.target, then, &dir, Vec::new(), none).unwrap();
+                build_to_file(t.formation, t.target, t.slack(), then, &dir, Vec::new(), none)
+                    .unwrap();
             assert_eq!(built.positions, t.len());
             let winnable = t.values.iter().flatten().filter(|&&v| v > 0).count() as u64;
             let best = t.values[0].iter().copied().max().unwrap();
@@ -257,7 +264,7 @@ mod tests {
         // A stop asked by the progress callback ends the build and clears the work files.
         let mut calls = 0;
         let stopped =
-            build_to_file(Formation::FIVE_WHOLE, 5, None, &dir, Vec::new(), |_, _, _, _| {
+            build_to_file(Formation::FIVE_WHOLE, 5, SLACK, None, &dir, Vec::new(), |_, _, _, _| {
                 calls += 1;
                 if calls == 40 {
                     Err("stop")

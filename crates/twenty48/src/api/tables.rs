@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use super::{check_range, Control, Error, Progress};
-use crate::endgame::{unquantize, Formation, Held, Table};
+use crate::endgame::{unquantize, Formation, Held, Table, MAX_SLACK, SLACK};
 
 /// What to build.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -27,11 +27,22 @@ pub struct TablesRequest {
     pub verify: usize,
     /// The seed of the sample checked.
     pub seed: u64,
+    /// The free-tile sum a position may hold past the target's own (leftover small tiles;
+    /// past it a position counts as lost): even, 2 to 1024, 96 by default
+    /// ([`crate::endgame::SLACK`]).
+    pub slack: u32,
 }
 
 impl Default for TablesRequest {
     fn default() -> Self {
-        TablesRequest { formation: "L3b".into(), target: 512, then: None, verify: 200, seed: 1 }
+        TablesRequest {
+            formation: "L3b".into(),
+            target: 512,
+            then: None,
+            verify: 200,
+            seed: 1,
+            slack: SLACK,
+        }
     }
 }
 
@@ -42,9 +53,9 @@ impl TablesRequest {
     /// above a position).
     pub const VERIFY_LAYERS: usize = 6;
 
-    /// The formation and target rank alone (what [`count_table`] needs), or the input
-    /// error naming the field.
-    pub fn shape(&self) -> Result<(Formation, u8), Error> {
+    /// The formation, target rank and layer count (with the slack) alone (what
+    /// [`count_table`] needs), or the input error naming the field.
+    pub fn shape(&self) -> Result<(Formation, u8, usize), Error> {
         let f = Formation::named(&self.formation).ok_or_else(|| {
             Error::input(format!(
                 "formation: {:?}, expected 442, L3, L3b, L5b or L5w",
@@ -59,13 +70,20 @@ impl TablesRequest {
                 f.name
             )));
         }
-        Ok((f, t.trailing_zeros() as u8))
+        let s = self.slack;
+        if s % 2 != 0 || !(2..=MAX_SLACK).contains(&s) {
+            return Err(Error::input(format!(
+                "slack: {s}, expected an even free-tile sum from 2 to {MAX_SLACK}"
+            )));
+        }
+        let target = t.trailing_zeros() as u8;
+        Ok((f, target, Table::layers_for(target, s)))
     }
 
-    /// The formation and target rank, checked with the other fields, or the input error
-    /// naming the field.
-    pub fn parse(&self) -> Result<(Formation, u8), Error> {
-        let (f, target) = self.shape()?;
+    /// The formation, target rank and layer count, checked with the other fields, or the
+    /// input error naming the field.
+    pub fn parse(&self) -> Result<(Formation, u8, usize), Error> {
+        let (f, target, n) = self.shape()?;
         let t = self.target;
         check_range("verify", self.verify, Self::VERIFY)?;
         match (f.then, &self.then) {
@@ -80,7 +98,7 @@ impl TablesRequest {
             }
             _ => {}
         }
-        Ok((f, target))
+        Ok((f, target, n))
     }
 
     /// The table `then` names, read and checked against the formation and target.
@@ -107,6 +125,8 @@ pub struct TablesResponse {
     pub formation: String,
     /// The target tile.
     pub target: u32,
+    /// The slack: the free-tile sum past the target's that the last layer holds.
+    pub slack: u32,
     /// Layers (free-tile sums from 4 in steps of 2).
     pub layers: usize,
     /// Positions held.
@@ -136,18 +156,18 @@ pub struct TablesResponse {
 /// above 1e-4 fails the call) and returns it encoded. Progress is reported by layer; the
 /// abort flag is honoured between layers.
 pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error> {
-    let (f, target) = req.parse()?;
+    let (f, target, n) = req.parse()?;
     let then = req.then_table(&f, target)?;
     let start = std::time::Instant::now();
-    let n = Table::layer_count(target);
-    let table = Table::build_chained(f, target, then.as_ref(), |pass, done, _, positions| {
-        let step = if pass == "forward" { done } else { n + done };
-        ctl.report(
-            Progress::new(step as u64, Some(2 * n as u64))
-                .with_message(format!("{pass} pass, {positions} positions")),
-        );
-        ctl.check()
-    })?;
+    let table =
+        Table::build_with(f, target, req.slack, then.as_ref(), |pass, done, _, positions| {
+            let step = if pass == "forward" { done } else { n + done };
+            ctl.report(
+                Progress::new(step as u64, Some(2 * n as u64))
+                    .with_message(format!("{pass} pass, {positions} positions")),
+            );
+            ctl.check()
+        })?;
     let build_seconds = start.elapsed().as_secs_f64();
     let start = std::time::Instant::now();
     let worst =
@@ -163,6 +183,7 @@ pub fn tables(req: &TablesRequest, ctl: Control) -> Result<TablesResponse, Error
     Ok(TablesResponse {
         formation: f.name.to_string(),
         target: 1 << target,
+        slack: req.slack,
         layers: n,
         positions: table.len(),
         winnable: table.values.iter().flatten().filter(|&&v| v > 0).count() as u64,
@@ -184,6 +205,8 @@ pub struct TableCount {
     pub formation: String,
     /// The target tile.
     pub target: u32,
+    /// The slack: the free-tile sum past the target's that the last layer holds.
+    pub slack: u32,
     /// Layers (free-tile sums from 4 in steps of 2).
     pub layers: usize,
     /// Positions the table would hold.
@@ -203,10 +226,11 @@ impl TableCount {
     /// The count as text.
     pub fn text(&self) -> String {
         format!(
-            "{} table for {}: {} positions in {} layers (the largest {} at free-tile sum {}), \
-             about {:.2} GB as a file; counted in {:.1} s\n",
+            "{} table for {} (slack {}): {} positions in {} layers (the largest {} at free-tile \
+             sum {}), about {:.2} GB as a file; counted in {:.1} s\n",
             self.formation,
             self.target,
+            self.slack,
             self.positions,
             self.layers,
             self.largest_layer,
@@ -222,9 +246,9 @@ impl TableCount {
 /// to size a table before building it. Progress by layer; the abort flag is honoured
 /// between layers. `then` and `verify` are not used.
 pub fn count_table(req: &TablesRequest, ctl: Control) -> Result<TableCount, Error> {
-    let (f, target) = req.shape()?;
+    let (f, target, _) = req.shape()?;
     let start = std::time::Instant::now();
-    let sizes = Table::count(f, target, |done, n, positions| {
+    let sizes = Table::count(f, target, req.slack, |done, n, positions| {
         ctl.report(
             Progress::new(done as u64, Some(n as u64))
                 .with_message(format!("forward pass, {positions} positions")),
@@ -240,6 +264,7 @@ pub fn count_table(req: &TablesRequest, ctl: Control) -> Result<TableCount, Erro
     Ok(TableCount {
         formation: f.name.to_string(),
         target: 1 << target,
+        slack: req.slack,
         layers: sizes.len(),
         positions,
         largest_layer,
@@ -260,7 +285,7 @@ pub fn tables_on_disk(
     out: &mut dyn std::io::Write,
     ctl: Control,
 ) -> Result<TablesResponse, Error> {
-    let (f, target) = req.parse()?;
+    let (f, target, n) = req.parse()?;
     if !work_dir.is_dir() {
         return Err(Error::input(format!("work_dir: {} is not a directory", work_dir.display())));
     }
@@ -281,24 +306,31 @@ pub fn tables_on_disk(
         }
     }
     let start = std::time::Instant::now();
-    let n = Table::layer_count(target);
     let then_held = then.as_ref().map(|t| t as &(dyn Held + Sync));
-    let r = crate::spill::build_to_file(f, target, then_held, work_dir, out, |pass, done, _, p| {
-        let step = match pass {
-            "forward" => done,
-            "backward" => n + done,
-            _ => 2 * n + done,
-        };
-        ctl.report(
-            Progress::new(step as u64, Some(3 * n as u64))
-                .with_message(format!("{pass} pass, {p} positions")),
-        );
-        // A `then` table that could not be read stops the build at the next layer.
-        if let Some(e) = then.as_ref().and_then(|t| t.failure()) {
-            return Err(Error::failed(format!("then: {e}")));
-        }
-        ctl.check()
-    });
+    let r = crate::spill::build_to_file(
+        f,
+        target,
+        req.slack,
+        then_held,
+        work_dir,
+        out,
+        |pass, done, _, p| {
+            let step = match pass {
+                "forward" => done,
+                "backward" => n + done,
+                _ => 2 * n + done,
+            };
+            ctl.report(
+                Progress::new(step as u64, Some(3 * n as u64))
+                    .with_message(format!("{pass} pass, {p} positions")),
+            );
+            // A `then` table that could not be read stops the build at the next layer.
+            if let Some(e) = then.as_ref().and_then(|t| t.failure()) {
+                return Err(Error::failed(format!("then: {e}")));
+            }
+            ctl.check()
+        },
+    );
     let (_, built) = r.map_err(|e| match e {
         crate::spill::SpillError::Io(m) => Error::failed(format!("building on disk: {m}")),
         crate::spill::SpillError::Stopped(e) => e,
@@ -309,6 +341,7 @@ pub fn tables_on_disk(
     Ok(TablesResponse {
         formation: f.name.to_string(),
         target: 1 << target,
+        slack: req.slack,
         layers: n,
         positions: built.positions,
         winnable: built.winnable,
@@ -381,6 +414,8 @@ pub struct TableInfo {
     pub formation: String,
     /// The target tile.
     pub target: u32,
+    /// The slack: the free-tile sum past the target's that the last layer holds.
+    pub slack: u32,
     /// Positions held.
     pub positions: u64,
     /// Every non-empty layer, by free-tile sum.
@@ -411,6 +446,7 @@ pub fn table_info(t: &Table) -> TableInfo {
     TableInfo {
         formation: t.formation.name.to_string(),
         target: 1 << t.target,
+        slack: t.slack(),
         positions: t.len(),
         layers,
     }

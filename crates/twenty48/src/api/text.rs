@@ -322,13 +322,15 @@ impl super::TablesResponse {
     /// The report of a build whose table went to `out`.
     pub fn text(&self, out: &str) -> String {
         format!(
-            "{} table for {}: {} positions in {} layers, {} with a chance above 0 ({:.1} s)\n\
+            "{} table for {} (slack {}): {} positions in {} layers, {} with a chance above 0 \
+             ({:.1} s)\n\
              chance from the first layer: best {:.4}, mean {:.4}\n\
              checked {} positions of the last layers against the plain recursion: largest \
              difference {:.1e} ({:.1} s)\n\
              written to {out} ({:.1} MB)\n",
             self.formation,
             self.target,
+            self.slack,
             self.positions,
             self.layers,
             self.winnable,
@@ -348,10 +350,11 @@ impl super::TableInfo {
     /// median chance.
     pub fn text(&self, file: &str) -> String {
         let mut out = format!(
-            "{file}: {} table for {}, {} positions in {} layers\n\
+            "{file}: {} table for {} (slack {}), {} positions in {} layers\n\
              {:>6} {:>10} {:>9} {:>8} {:>8}\n",
             self.formation,
             self.target,
+            self.slack,
             self.positions,
             self.layers.len(),
             "sum",
