@@ -146,12 +146,14 @@ enum Twenty48Command {
         (eleven cells free, each capped) to build the sixth at row 3, column 2, a won \
         position worth the L3b table's chance from it (--then names that table); L5w locks the same \
         five to build their smallest one's twin at row 3, column 2, the tiles below it free to \
-        move throughout (the whole last block tile in one table). The locked tiles' \
+        move throughout (the whole last block tile in one table); L5c is L5b with looser caps \
+        (a tile one rank larger allowed in eight of the free cells: macroxue/2048-ai's big \
+        tables' caps; needs --then). The locked tiles' \
         values do not matter, so one table serves every stage where the largest tiles stand \
         so. A sample of the last layers is checked against a plain recursion before the file \
         is trusted (in memory before it is written; with --work-dir, from the written file \
         before it takes the --out name). Targets run from 8 to 512, and to 1024 for 442, L3b, \
-        L5b and L5w (their locked stand-ins stay above a 1024). Keep the files outside git: L3b-512 is \
+        L5b, L5c and L5w (their locked stand-ins stay above a 1024). Keep the files outside git: L3b-512 is \
         1.6 GB (see \
         docs/2048.md for sizes and times).")]
     Tables(TablesArgs),
@@ -568,11 +570,12 @@ struct StartsArgs {
 struct TablesArgs {
     /// The formation: L3b (the 3x2 corner block the expectimax player builds, the target built
     /// beside its smallest tile; the measured best), L3 (the same block, the target anywhere
-    /// free), 442 (snake), L5b (the block's five largest, building its sixth; needs --then)
-    /// or L5w (the block's five largest, building the smallest one's twin at (2,1) whole).
+    /// free), 442 (snake), L5b (the block's five largest, building its sixth; needs --then),
+    /// L5c (L5b with looser caps; needs --then) or L5w (the block's five largest, building
+    /// the smallest one's twin at (2,1) whole).
     #[arg(long, default_value = "L3b")]
     formation: String,
-    /// The tile to build (8 to 512; to 1024 for 442, L3b, L5b and L5w).
+    /// The tile to build (8 to 512; to 1024 for 442, L3b, L5b, L5c and L5w).
     #[arg(long, default_value_t = 512)]
     target: u32,
     /// Count the positions the table would hold (the build's forward pass alone, about two

@@ -14,7 +14,8 @@ pub struct TablesRequest {
     /// The formation: `442` (snake), `L3` (3x2 corner block), `L3b` (the block, the target
     /// built beside its smallest tile), `L5b` (the block's five largest, the sixth to
     /// build, eleven cells free and capped; its won positions valued by `L3b`'s table) or
-    /// `L5w` (the block's five largest, the smallest one's twin built whole at (2,1)).
+    /// `L5w` (the block's five largest, the smallest one's twin built whole at (2,1)) or
+    /// `L5c` (`L5b` with looser caps, macroxue/2048-ai's big tables').
     pub formation: String,
     /// The tile to build: 8 to 512, or to 1024 for `442`, `L3b`, `L5b` and `L5w` (whose
     /// locked stand-ins all stay above a 1024).
@@ -58,7 +59,7 @@ impl TablesRequest {
     pub fn shape(&self) -> Result<(Formation, u8, usize), Error> {
         let f = Formation::named(&self.formation).ok_or_else(|| {
             Error::input(format!(
-                "formation: {:?}, expected 442, L3, L3b, L5b or L5w",
+                "formation: {:?}, expected 442, L3, L3b, L5b, L5c or L5w",
                 self.formation
             ))
         })?;
