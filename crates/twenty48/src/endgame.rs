@@ -162,12 +162,8 @@ impl Formation {
     /// `L5b`. Its tables are sized by [`Table::count`] first.
     pub const FIVE_ROOMY: Formation = Formation {
         name: "L5c",
-        locked: &[15, 14, 13, 10, 11],
-        goal: 1 << 9,
-        smallest_at: None,
-        above_target: 1,
         caps: Some([2, 2, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0]),
-        then: Some("L3b"),
+        ..Formation::FIVE_BLOCK
     };
     /// Every formation.
     pub const ALL: [Formation; 6] = [
