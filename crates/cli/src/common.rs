@@ -261,17 +261,6 @@ pub fn write_stream_atomic(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
 ) -> CliResult {
-    write_stream_checked(path, fill, |_| Ok(()))
-}
-
-/// [`write_stream_atomic`], with `check` run on the written temporary file (flushed and
-/// synced) before it takes `path`'s name: an error from either leaves no file behind and
-/// `path` as it was.
-pub fn write_stream_checked(
-    path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
-    check: impl FnOnce(&Path) -> std::io::Result<()>,
-) -> CliResult {
     use std::io::Write;
     let tmp = PathBuf::from(format!("{}.{}.tmp", path.display(), std::process::id()));
     let write = || -> std::io::Result<()> {
@@ -283,7 +272,6 @@ pub fn write_stream_checked(
         }
         f.sync_all()?;
         drop(f);
-        check(&tmp)?;
         std::fs::rename(&tmp, path)?;
         // The rename itself reaches the disk with the directory (best effort: not every
         // platform opens a directory).

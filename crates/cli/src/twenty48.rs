@@ -21,8 +21,7 @@ use bits::job::InputFile;
 use crate::common::{
     clap_range, coherence_path, follow, input_file, print_json, print_or_json, progress,
     read_bytes, read_input, read_json_file, write_file_atomic, write_records, write_stream_atomic,
-    write_stream_checked, CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg,
-    ThreadsArg, WithOut,
+    CliError, CliResult, JsonArg, LearnMethod, RecordArg, SeedArg, ThreadsArg, WithOut,
 };
 
 /// Commands for 2048.
@@ -641,48 +640,9 @@ fn tables(a: TablesArgs) -> CliResult {
     if let Some(dir) = &a.work_dir {
         let bar = progress(0, "layers");
         let tick = follow(&bar, "", false);
-        // The build's or the check's own error, if any, is the one reported, and no file is
-        // left: the written file is checked from disk before it takes the --out name.
-        let built = std::cell::RefCell::new(None);
-        let check = std::cell::RefCell::new(None);
-        let written = write_stream_checked(
-            out,
-            |w| {
-                let ctl = Control::new().with_progress(&tick);
-                let r = a.threads.install(|| api::tables_on_disk(&req, dir, w, ctl));
-                let r = r.map_err(|e| std::io::Error::other(e.to_string()))?;
-                let failed = r.is_err();
-                *built.borrow_mut() = Some(r);
-                if failed {
-                    return Err(std::io::Error::other("the build stopped"));
-                }
-                Ok(())
-            },
-            |tmp| {
-                let mut b = built.borrow_mut();
-                let Some(Ok(r)) = &mut *b else { return Ok(()) };
-                let checked = a.threads.install(|| api::verify_table_file(tmp, &req, r));
-                let failed = !matches!(checked, Ok(Ok(())));
-                *check.borrow_mut() = Some(checked);
-                if failed {
-                    return Err(std::io::Error::other("the check failed"));
-                }
-                Ok(())
-            },
-        );
+        let ctl = Control::new().with_progress(&tick);
+        let r = a.threads.install(|| api::tables_to_file(&req, dir, out, ctl))??;
         bar.finish_and_clear();
-        match check.into_inner() {
-            Some(Ok(Err(e))) | Some(Err(e)) => return Err(e),
-            _ => {}
-        }
-        let r = match built.into_inner() {
-            Some(Err(e)) => return Err(e),
-            Some(Ok(r)) => {
-                written?;
-                r
-            }
-            None => return written,
-        };
         let out = out.display().to_string();
         if a.json.json {
             return print_json(&WithOut { out, report: &r });

@@ -222,3 +222,53 @@ fn the_corner_evaluation_is_opt_in_checked_and_named() {
     .unwrap();
     assert!(best.values.iter().all(|v| v.value < 0.0), "{:?}", best.values);
 }
+
+#[test]
+fn a_table_built_on_disk_leaves_a_checked_file_or_nothing() {
+    let dir = std::env::temp_dir().join(format!("b48t-to-file-{}", std::process::id()));
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // The in-memory build's file, for comparison.
+    let six = api::TablesRequest { target: 16, verify: 50, ..api::TablesRequest::default() };
+    let r = api::tables(&six, Control::new()).unwrap();
+    let whole = r.table.as_ref().unwrap().write_to(Vec::new()).unwrap();
+    let out = dir.join("l3b-16.b48t");
+    let disk = api::tables_to_file(&six, &work, &out, Control::new()).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), whole);
+    assert!(disk.table.is_none());
+    assert_eq!((disk.positions, disk.best_start, disk.verified), (r.positions, r.best_start, 50));
+    assert!(disk.worst_difference < 1e-4, "{disk:?}");
+    assert_eq!(files(), ["l3b-16.b48t", "work"]);
+    // A chained build given the wrong `then` (the table for 16, for an L5b 32) fails with
+    // the build's own error, after the temporary was made: no file, no temporary.
+    let five = api::TablesRequest {
+        formation: "L5b".into(),
+        target: 32,
+        then: Some(out.display().to_string()),
+        ..api::TablesRequest::default()
+    };
+    let bad = dir.join("l5b-32.b48t");
+    let e = api::tables_to_file(&five, &work, &bad, Control::new()).unwrap_err();
+    assert!(e.to_string().contains("needs L3b for 32"), "{e}");
+    assert_eq!(files(), ["l3b-16.b48t", "work"]);
+    // A stopped build: the same.
+    let flag = AtomicBool::new(true);
+    let big = api::TablesRequest { target: 64, ..api::TablesRequest::default() };
+    let e = api::tables_to_file(&big, &work, &bad, Control::new().with_abort(&flag));
+    assert!(matches!(e, Err(Error::Aborted)), "{e:?}");
+    assert_eq!(files(), ["l3b-16.b48t", "work"]);
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+    // A work directory that is not one: the input error naming the field.
+    let e = api::tables_to_file(&six, &dir.join("none"), &bad, Control::new()).unwrap_err();
+    assert!(e.to_string().contains("work_dir:"), "{e}");
+    assert_eq!(files(), ["l3b-16.b48t", "work"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -61,7 +61,7 @@ pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use tables::{
-    count_table, table_info, tables, tables_on_disk, verify_table_file, LayerInfo,
+    count_table, table_info, tables, tables_on_disk, tables_to_file, verify_table_file, LayerInfo,
     TableConvertReport, TableCount, TableInfo, TablesRequest, TablesResponse,
 };
 pub use train::{

@@ -278,7 +278,8 @@ pub fn count_table(req: &TablesRequest, ctl: Control) -> Result<TableCount, Erro
 /// [`tables`] with the layers on disk in `work_dir` while the table is built
 /// ([`crate::spill::build_to_file`]: memory holds a few layers, for tables larger than
 /// memory), the table file written to `out` as it is assembled. The response holds no table
-/// and no check yet: check the written file with [`verify_table_file`] before trusting it.
+/// and no check yet: check the written file with [`verify_table_file`] before trusting it
+/// ([`tables_to_file`] does both, through a temporary file).
 /// `then` (for a chained formation) is served from its file.
 pub fn tables_on_disk(
     req: &TablesRequest,
@@ -353,6 +354,46 @@ pub fn tables_on_disk(
         build_seconds: start.elapsed().as_secs_f64(),
         verify_seconds: 0.0,
         table: None,
+    })
+}
+
+/// [`tables_on_disk`] then [`verify_table_file`], as one step that leaves either a checked
+/// file at `out` or nothing: the table is written to a temporary file beside `out` (named
+/// for this process), flushed to disk, checked from disk, and only then renamed to `out`.
+/// A build or check that fails, or is stopped, removes the temporary and leaves `out` as it
+/// was; the error is the build's or the check's own.
+pub fn tables_to_file(
+    req: &TablesRequest,
+    work_dir: &std::path::Path,
+    out: &std::path::Path,
+    ctl: Control,
+) -> Result<TablesResponse, Error> {
+    use std::io::Write;
+    req.parse()?;
+    let tmp = std::path::PathBuf::from(format!("{}.{}.tmp", out.display(), std::process::id()));
+    let io = |e: std::io::Error| Error::failed(format!("{}: cannot write: {e}", out.display()));
+    let step = || -> Result<TablesResponse, Error> {
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        let mut r = {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut f);
+            let r = tables_on_disk(req, work_dir, &mut w, ctl)?;
+            w.flush().map_err(io)?;
+            r
+        };
+        f.sync_all().map_err(io)?;
+        drop(f);
+        verify_table_file(&tmp, req, &mut r)?;
+        std::fs::rename(&tmp, out).map_err(io)?;
+        // The rename reaches the disk with its directory (best effort).
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = std::fs::File::open(dir) {
+                d.sync_all().ok();
+            }
+        }
+        Ok(r)
+    };
+    step().inspect_err(|_| {
+        std::fs::remove_file(&tmp).ok();
     })
 }
 
