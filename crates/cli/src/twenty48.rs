@@ -162,7 +162,11 @@ enum Twenty48Command {
         bitarcade 2048 table-info /data/L3b-512.b48t\n  \
         bitarcade 2048 table-info /data/L3b-512.b48t --json | jq '.layers[] | [.sum, .best]'\n\n\
         A layer's best chance says what the stage is worth from any start with that much \
-        already built in the free cells (docs/2048.md). The file is checked as `play \
+        already built in the free cells (docs/2048.md). The first line ends with the file's \
+        checksum, which `play --tables` also names each table by in its setting: two builds \
+        of a table are the same file exactly when their checksums agree (an L5b table built \
+        today reads its L3b table's 16-bit chances, so it differs slightly from one built \
+        before 2026-12-07 and converted). The file is checked as `play \
         --tables` checks it. `play --tables` serves a table from its file (a few MB of memory); \
         with --tables-in-memory it takes about its file's size (half of it for a file from \
         before 2026-12-07).")]
@@ -316,7 +320,8 @@ struct SearchArgs {
     /// played instead of the search's (with --table-slack, the search chooses among the
     /// moves it allows). Each is served from its file: checked whole when opened, then only
     /// its index held (a few MB) and every lookup read from the file (the page cache keeps
-    /// it); --tables-in-memory reads them whole instead. Either way, the same games.
+    /// it); --tables-in-memory reads them whole instead. Either way, the same games. The
+    /// report's setting names each file with its checksum (as `table-info` prints it).
     #[arg(long, value_name = "FILE,...", value_delimiter = ',')]
     tables: Vec<PathBuf>,
     /// With --tables: hold each table whole in memory (about its file's size; needed for a
@@ -372,14 +377,22 @@ impl SearchArgs {
         spec.params = self.params.as_ref().map(|p| read_json_file(p)).transpose()?;
         if !self.tables.is_empty() {
             use twenty48::endgame::{Served, Tables};
-            let open = |p: &PathBuf| -> CliResult<Served> {
-                Ok(if self.tables_in_memory {
-                    Served::Memory(api::read_table(p)?)
+            // Each table is named in the setting with its file's checksum, so a report says
+            // which build of a table it was played with.
+            let open = |p: &PathBuf| -> CliResult<(Served, String)> {
+                let (table, sum) = if self.tables_in_memory {
+                    let (t, sum) = api::read_table_sealed(p)?;
+                    (Served::Memory(t), sum)
                 } else {
-                    Served::File(api::open_table(p)?)
-                })
+                    let t = api::open_table(p)?;
+                    let sum = t.checksum();
+                    (Served::File(t), sum)
+                };
+                Ok((table, format!("{} ({})", p.display(), api::checksum_hex(sum))))
             };
-            let tables = self.tables.iter().map(open).collect::<CliResult<Vec<_>>>()?;
+            let (tables, names) =
+                self.tables.iter().map(open).collect::<CliResult<(Vec<_>, Vec<_>)>>()?;
+            spec.table_names = names;
             spec.tables = Some(Arc::new(Tables::served(tables)));
         }
         Ok(spec)
@@ -905,8 +918,7 @@ pub fn run(args: Twenty48Args) -> CliResult {
         Twenty48Command::TableInfo { file, json } => {
             let name = file.display().to_string();
             // Read a block at a time: one copy of the table in memory.
-            let table = api::read_table(&file)?;
-            let info = api::table_info(&table);
+            let info = api::table_info_file(&file)?;
             if json.json {
                 return print_json(&info);
             }

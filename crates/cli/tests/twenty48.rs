@@ -906,10 +906,22 @@ fn a_five_block_table_is_built_on_its_l3b_table_and_answers_first() {
         let mut args = vec!["2048", "play", "--games", "3", "--depth", "2", "--tables", &all];
         args.extend_from_slice(extra);
         args.push("--json");
-        json(&bitarcade(&args))["games"].clone()
+        json(&bitarcade(&args))
     };
-    let served = play(&[]);
-    assert_eq!(served, play(&["--tables-in-memory"]));
+    let (served, memory) = (play(&[]), play(&["--tables-in-memory"]));
+    assert_eq!(served["games"], memory["games"]);
+    assert_eq!(served["setting"], memory["setting"]);
+    // The setting names each table with its file's checksum (the file's last 8 bytes), as
+    // table-info reports it.
+    for name in ["l3b-8.b48t", "l3b-16.b48t", "l5b-16.b48t"] {
+        let bytes = std::fs::read(path(name)).unwrap();
+        let sum = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+        let named = format!("{} ({sum:016x})", path(name));
+        assert!(served["setting"].as_str().unwrap().contains(&named), "{named}: {served}");
+        let info = json(&bitarcade(&["2048", "table-info", &path(name), "--json"]));
+        assert_eq!(info["checksum"], format!("{sum:016x}"), "{info}");
+    }
+    let served = served["games"].clone();
     let table_moves: u64 =
         served.as_array().unwrap().iter().map(|g| g["table_moves"].as_u64().unwrap_or(0)).sum();
     assert!(table_moves > 0, "{served}");

@@ -1023,7 +1023,14 @@ impl Table {
     /// checksum that does not match is the error, whatever else the body holds, as in
     /// [`Table::decode`].
     pub fn read_file(path: &std::path::Path) -> Result<Table, TableFileError> {
-        read_sealed(path, |r, len| Self::parse(r, len, READ_BLOCK)).map(|(t, _)| t)
+        Self::read_file_sealed(path).map(|(t, _)| t)
+    }
+
+    /// [`Table::read_file`] with the file's checksum (FNV-1a 64 of its body, its last 8
+    /// bytes, checked as it was read): what names the file's exact contents in a report
+    /// (two builds of one table are the same file exactly when their checksums agree).
+    pub fn read_file_sealed(path: &std::path::Path) -> Result<(Table, u64), TableFileError> {
+        read_sealed(path, |r, len| Self::parse(r, len, READ_BLOCK)).map(|(t, _, sum)| (t, sum))
     }
 
     /// The table in a file's body (`len` bytes; the caller checks the checksum), read
@@ -1086,11 +1093,11 @@ pub(crate) fn write_layer_keys<W: std::io::Write>(
 /// Opens the table file at `path` (a regular file) and reads its body once, a block at a
 /// time, through `parse(reader, body length)`, computing the checksum as it goes: a
 /// checksum that does not match is the error whatever `parse` returned. Returns `parse`'s
-/// value and the open file.
+/// value, the open file and its checksum.
 pub(crate) fn read_sealed<T>(
     path: &std::path::Path,
     parse: impl FnOnce(&mut dyn std::io::Read, usize) -> Result<T, TableFileError>,
-) -> Result<(T, std::fs::File), TableFileError> {
+) -> Result<(T, std::fs::File, u64), TableFileError> {
     use std::io::Read;
     let io = |e: std::io::Error| TableFileError(format!("cannot read: {e}"));
     let file = std::fs::File::open(path).map_err(io)?;
@@ -1121,7 +1128,7 @@ pub(crate) fn read_sealed<T>(
         let e = bits::sealed::BadChecksum { stored, computed };
         return Err(TableFileError(e.to_string()));
     }
-    Ok((parsed?, file))
+    Ok((parsed?, file, stored))
 }
 
 /// Bytes a read takes at a time: 16,384 `u64` keys, 32,768 `u32`s or 65,536 `u16` values.

@@ -64,6 +64,8 @@ pub struct FileTable {
     failed: Arc<OnceLock<String>>,
     /// Low halves left when a lookup reads them at once ([`SPAN`]; smaller in tests).
     span: u64,
+    /// The file's checksum, checked when it was opened.
+    checksum: u64,
 }
 
 impl FileTable {
@@ -72,7 +74,7 @@ impl FileTable {
     /// [`crate::endgame::Table::read_file`]. Only the current form ([`crate::endgame::MAGIC`]) is served from
     /// its file: a first-form file is refused with the way to rewrite it.
     pub fn open(path: &std::path::Path) -> Result<FileTable, TableFileError> {
-        let (index, file) = read_sealed(path, |r, len| index(r, len))?;
+        let (index, file, checksum) = read_sealed(path, |r, len| index(r, len))?;
         let (formation, target, layers) = index;
         let positions = layers.iter().map(|l| u64::from(*l.starts.last().unwrap_or(&0))).sum();
         Ok(FileTable {
@@ -84,7 +86,15 @@ impl FileTable {
             positions,
             failed: Arc::new(OnceLock::new()),
             span: SPAN,
+            checksum,
         })
+    }
+
+    /// The file's checksum (FNV-1a 64 of its body, its last 8 bytes), checked when it was
+    /// opened: the file served is the file with this checksum, whatever its name later
+    /// points to.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
     }
 
     /// The positions in the table.
@@ -269,8 +279,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("b48t-served-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
-        std::fs::write(&path, t.encode()).unwrap();
+        let bytes = t.encode();
+        std::fs::write(&path, &bytes).unwrap();
         let mut f = FileTable::open(&path).unwrap();
+        // The checksum reported is the file's last 8 bytes, read alike in memory.
+        let tail = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+        assert_eq!(f.checksum(), tail);
+        assert_eq!(Table::read_file_sealed(&path).unwrap().1, tail);
         f.span = span;
         (f, path)
     }

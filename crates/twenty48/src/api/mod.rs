@@ -61,8 +61,9 @@ pub use bench::{bench, BenchRequest, BenchResponse, EngineFigures};
 pub use play::{best, play, BestRequest, BestResponse, MoveValue, PlayRequest, PlayResponse};
 pub use replay::{replay, BoardLine, BoardsSpec, ReplayRequest, ReplayResponse};
 pub use tables::{
-    count_table, table_info, tables, tables_on_disk, tables_to_file, verify_table_file, LayerInfo,
-    TableConvertReport, TableCount, TableInfo, TablesRequest, TablesResponse,
+    checksum_hex, count_table, table_info, table_info_file, tables, tables_on_disk, tables_to_file,
+    verify_table_file, LayerInfo, TableConvertReport, TableCount, TableInfo, TablesRequest,
+    TablesResponse,
 };
 pub use train::{
     from_starts, starts, train, Checkpoint, FromStartsGame, FromStartsRequest, FromStartsResponse,
@@ -362,6 +363,12 @@ pub fn load_table(name: &str, bytes: &[u8]) -> Result<crate::endgame::Table, Err
 /// the file.
 pub fn read_table(path: &std::path::Path) -> Result<crate::endgame::Table, Error> {
     crate::endgame::Table::read_file(path)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+}
+
+/// [`read_table`] with the file's checksum ([`crate::endgame::Table::read_file_sealed`]).
+pub fn read_table_sealed(path: &std::path::Path) -> Result<(crate::endgame::Table, u64), Error> {
+    crate::endgame::Table::read_file_sealed(path)
         .map_err(|e| Error::input(format!("{}: {e}", path.display())))
 }
 

@@ -462,6 +462,23 @@ pub struct TableInfo {
     pub positions: u64,
     /// Every non-empty layer, by free-tile sum.
     pub layers: Vec<LayerInfo>,
+    /// The file's checksum ([`checksum_hex`]), when the table was read from a file
+    /// ([`table_info_file`]): two files hold the same table exactly when these agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checksum: Option<String>,
+}
+
+/// A table file's checksum (FNV-1a 64 of its body, stored as its last 8 bytes) as 16 hex
+/// digits: the form reports name a table file's exact contents in.
+pub fn checksum_hex(sum: u64) -> String {
+    format!("{sum:016x}")
+}
+
+/// [`table_info`] of the table file at `path`, with its checksum; a defect is an input
+/// error naming the file.
+pub fn table_info_file(path: &std::path::Path) -> Result<TableInfo, Error> {
+    let (t, sum) = super::read_table_sealed(path)?;
+    Ok(TableInfo { checksum: Some(checksum_hex(sum)), ..table_info(&t) })
 }
 
 /// The figures of a loaded table, by layer: how its chances depend on how much the free
@@ -491,6 +508,7 @@ pub fn table_info(t: &Table) -> TableInfo {
         slack: t.slack(),
         positions: t.len(),
         layers,
+        checksum: None,
     }
 }
 

@@ -349,14 +349,16 @@ impl super::TableInfo {
     /// A line per layer: the free-tile sum, positions, the share with a chance, best and
     /// median chance.
     pub fn text(&self, file: &str) -> String {
+        let sum = self.checksum.as_ref().map(|c| format!(", checksum {c}"));
         let mut out = format!(
-            "{file}: {} table for {} (slack {}), {} positions in {} layers\n\
+            "{file}: {} table for {} (slack {}), {} positions in {} layers{}\n\
              {:>6} {:>10} {:>9} {:>8} {:>8}\n",
             self.formation,
             self.target,
             self.slack,
             self.positions,
             self.layers.len(),
+            sum.unwrap_or_default(),
             "sum",
             "positions",
             "winnable",
