@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod atomic;
 pub mod check;
 pub mod hash;
 pub mod iter;

@@ -261,31 +261,8 @@ pub fn write_stream_atomic(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<&mut std::fs::File>) -> std::io::Result<()>,
 ) -> CliResult {
-    use std::io::Write;
-    let tmp = PathBuf::from(format!("{}.{}.tmp", path.display(), std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        {
-            let mut buf = std::io::BufWriter::with_capacity(1 << 20, &mut f);
-            fill(&mut buf)?;
-            buf.flush()?;
-        }
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // The rename itself reaches the disk with the directory (best effort: not every
-        // platform opens a directory).
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if let Ok(d) = std::fs::File::open(dir) {
-                d.sync_all().ok();
-            }
-        }
-        Ok(())
-    };
-    write().map_err(|e| {
-        std::fs::remove_file(&tmp).ok();
-        CliError::failed(format!("{}: cannot write: {e}", path.display()))
-    })
+    let io = |e: std::io::Error| CliError::failed(format!("{}: cannot write: {e}", path.display()));
+    bits::atomic::write_atomic(path, |w| fill(w).map_err(io), |_, _| Ok(()), io)
 }
 
 /// The TC accumulator file that goes with weight file `path`: `path.tc`.

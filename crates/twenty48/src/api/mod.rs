@@ -362,8 +362,7 @@ pub fn load_table(name: &str, bytes: &[u8]) -> Result<crate::endgame::Table, Err
 /// the file is never held in memory beside the table); a defect is an input error naming
 /// the file.
 pub fn read_table(path: &std::path::Path) -> Result<crate::endgame::Table, Error> {
-    crate::endgame::Table::read_file(path)
-        .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    read_table_sealed(path).map(|(t, _)| t)
 }
 
 /// [`read_table`] with the file's checksum ([`crate::endgame::Table::read_file_sealed`]).

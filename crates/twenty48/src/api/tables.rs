@@ -368,33 +368,14 @@ pub fn tables_to_file(
     out: &std::path::Path,
     ctl: Control,
 ) -> Result<TablesResponse, Error> {
-    use std::io::Write;
     req.parse()?;
-    let tmp = std::path::PathBuf::from(format!("{}.{}.tmp", out.display(), std::process::id()));
     let io = |e: std::io::Error| Error::failed(format!("{}: cannot write: {e}", out.display()));
-    let step = || -> Result<TablesResponse, Error> {
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        let mut r = {
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut f);
-            let r = tables_on_disk(req, work_dir, &mut w, ctl)?;
-            w.flush().map_err(io)?;
-            r
-        };
-        f.sync_all().map_err(io)?;
-        drop(f);
-        verify_table_file(&tmp, req, &mut r)?;
-        std::fs::rename(&tmp, out).map_err(io)?;
-        // The rename reaches the disk with its directory (best effort).
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if let Ok(d) = std::fs::File::open(dir) {
-                d.sync_all().ok();
-            }
-        }
-        Ok(r)
-    };
-    step().inspect_err(|_| {
-        std::fs::remove_file(&tmp).ok();
-    })
+    bits::atomic::write_atomic(
+        out,
+        |w| tables_on_disk(req, work_dir, w, ctl),
+        |tmp, r| verify_table_file(tmp, req, r),
+        io,
+    )
 }
 
 /// Checks a written table file as [`tables`] checks a table in memory: `req.verify`
